@@ -1,0 +1,132 @@
+#include "cli.hpp"
+
+#include <fmt/core.h>
+
+#include <CLI/CLI.hpp>
+#include <Kokkos_Core.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "kfem/core/error.hpp"
+
+namespace kfem::app {
+namespace {
+// Options shared by run / verify / bench: they override the deck.
+struct Overrides {
+  std::vector<std::string> mesh, mapping, race, scalar;
+  std::string backend, renumber, report, export_matrix, export_mesh, export_solution, coloring;
+  double distort = -1;
+  int repetitions = -1, warmup = -1;
+  bool no_solve = false;
+};
+
+void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
+  cmd->add_option("--mesh", o.mesh, "mesh1..mesh4, NXxNYxNZ or FILE.msh (repeatable)");
+  cmd->add_option("--mapping", o.mapping, "work mapping(s): element warp4 warp8 ppni4 ppni8 twokernel warp4-scratch warp4-atomic warp4-vreduce, or default");
+  cmd->add_option("--race", o.race, "race handling(s): colored atomic scatter, or default");
+  cmd->add_option("--scalar", o.scalar, "float and/or double");
+  cmd->add_option("--backend", o.backend, "execution space: default serial openmp cuda (as enabled)");
+  cmd->add_option("--coloring", o.coloring, "greedy (host) or device (Kokkos Kernels)");
+  cmd->add_option("--renumber", o.renumber, "natural random rcm");
+  cmd->add_option("--distort", o.distort, "random node displacement, fraction of the element size");
+  cmd->add_option("--repetitions", o.repetitions, "timed repetitions");
+  cmd->add_option("--warmup", o.warmup, "untimed warm-up runs");
+  if (exports) {
+    cmd->add_option("--report", o.report, "run report (JSON)");
+    cmd->add_option("--export-matrix", o.export_matrix, "assembled stiffness before BCs, MatrixMarket");
+    cmd->add_option("--export-mesh", o.export_mesh, "mesh as used, Gmsh 4.1 ASCII");
+    cmd->add_option("--export-solution", o.export_solution, "displacement, VTK .vtu");
+    cmd->add_flag("--no-solve", o.no_solve, "skip boundary conditions and CG");
+  }
+}
+
+Deck load(const std::string& path, const Overrides& o) {
+  Deck d = path.empty() ? Deck{} : read_deck(path);
+  if (!o.mesh.empty()) {
+    d.meshes.clear();
+    for (const auto& m : o.mesh) d.meshes.push_back(parse_mesh_name(m));
+  }
+  for (const auto& m : d.meshes)
+    if (!m.file.empty() && !std::filesystem::exists(m.file)) throw InputError(m.file + ": no such mesh file");
+  if (!o.mapping.empty()) d.mappings = o.mapping;
+  if (!o.race.empty()) d.races = o.race;
+  if (!o.scalar.empty()) d.scalars = o.scalar;
+  if (!o.backend.empty()) d.backend = o.backend;
+  if (!o.coloring.empty()) d.coloring = o.coloring;
+  if (!o.renumber.empty()) {
+    if (o.renumber == "natural") d.renumber = Renumbering::natural;
+    else if (o.renumber == "random") d.renumber = Renumbering::random;
+    else if (o.renumber == "rcm") d.renumber = Renumbering::rcm;
+    else throw InputError("--renumber: expected natural, random or rcm");
+  }
+  if (o.distort >= 0) d.distort = o.distort;
+  if (o.repetitions > 0) d.repetitions = o.repetitions;
+  if (o.warmup >= 0) d.warmup = o.warmup;
+  if (!o.report.empty()) d.report = o.report;
+  if (!o.export_matrix.empty()) d.export_matrix = o.export_matrix;
+  if (!o.export_mesh.empty()) d.export_mesh = o.export_mesh;
+  if (!o.export_solution.empty()) d.export_solution = o.export_solution;
+  if (o.no_solve) d.solve = false;
+  return d;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Kokkos takes its own --kokkos-* options out of argv; CLI11 parses the rest. Kokkos would also
+  // answer a bare --help with its own page, so it does not see that one.
+  std::vector<char*> kargs;
+  for (int i = 0; i < argc; ++i)
+    if (std::string(argv[i]) != "--help" && std::string(argv[i]) != "-h") kargs.push_back(argv[i]);
+  int kargc = static_cast<int>(kargs.size());
+  // Thread binding: an explicit user choice wins; otherwise spread threads over cores (and say so in reports).
+  setenv("OMP_PROC_BIND", "spread", 0);
+  setenv("OMP_PLACES", "threads", 0);
+  Kokkos::ScopeGuard guard(kargc, kargs.data());
+  std::vector<char*> rest(kargs.begin(), kargs.begin() + kargc);
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") rest.push_back(argv[i]);
+  argc = static_cast<int>(rest.size());
+  argv = rest.data();
+  CLI::App app{"kfem: finite-element matrix generation and global assembly on Kokkos"};
+  app.require_subcommand(1);
+  app.footer("Kokkos options (--kokkos-threads=N, --kokkos-device-id=N, ...) are accepted by every command.");
+  std::string deck_path, out_dir = "kfem-bench";
+  Overrides o;
+  auto* info = app.add_subcommand("info", "Kokkos configuration, backends, device properties and CPU topology");
+  auto* run = app.add_subcommand("run", "assemble, verify, constrain and solve one problem; write a report");
+  run->add_option("deck", deck_path, "input deck (YAML)")->check(CLI::ExistingFile);
+  add_overrides(run, o, true);
+  auto* verify = app.add_subcommand("verify", "compare strategies' assembled matrices with the serial oracle");
+  verify->add_option("deck", deck_path, "input deck (YAML)")->check(CLI::ExistingFile);
+  add_overrides(verify, o, false);
+  auto* bench = app.add_subcommand("bench", "sweep a deck: timed, verified points into DIR/results.json");
+  bench->add_option("deck", deck_path, "input deck (YAML)")->required()->check(CLI::ExistingFile);
+  bench->add_option("--out", out_dir, "output folder");
+  add_overrides(bench, o, false);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    fmt::print(stderr, "kfem: {}\n", e.what());
+    return 2;
+  }
+  try {
+    if (*info) return cmd_info();
+    const Deck deck = load(deck_path, o);
+    if (*run) return cmd_run(deck);
+    if (*verify) return cmd_verify(deck);
+    return cmd_bench(deck, out_dir);
+  } catch (const InputError& e) {
+    fmt::print(stderr, "kfem: error: {}\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "kfem: error: {}\n", e.what());
+    return 1;
+  }
+}
+}  // namespace kfem::app

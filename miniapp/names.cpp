@@ -1,0 +1,55 @@
+#include "names.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <utility>
+
+#include "kfem/core/error.hpp"
+
+namespace kfem::app {
+namespace {
+const std::vector<std::pair<std::string, MappingKind>> mappings = {
+    {"element", MappingKind::element},         {"warp4", MappingKind::warp4},
+    {"warp8", MappingKind::warp8},             {"ppni4", MappingKind::ppni4},
+    {"ppni8", MappingKind::ppni8},             {"twokernel", MappingKind::twokernel},
+    {"warp4-scratch", MappingKind::warp4_scratch}, {"warp4-atomic", MappingKind::warp4_atomic},
+    {"warp4-vreduce", MappingKind::warp4_vreduce}};
+const std::vector<std::pair<std::string, RaceKind>> races = {
+    {"colored", RaceKind::colored}, {"atomic", RaceKind::atomic}, {"scatter", RaceKind::scatter}};
+
+template <class K>
+K lookup(const std::vector<std::pair<std::string, K>>& table, const std::string& name, const char* what) {
+  for (const auto& [n, k] : table)
+    if (n == name) return k;
+  std::string known;
+  for (const auto& e : table) known += " " + e.first;
+  throw InputError(std::string("unknown ") + what + " '" + name + "' (known: default" + known + ")");
+}
+template <class K>
+std::string reverse(const std::vector<std::pair<std::string, K>>& table, K k) {
+  for (const auto& [n, kk] : table)
+    if (kk == k) return n;
+  return "?";
+}
+}  // namespace
+
+MappingKind mapping_from_name(const std::string& name, bool device) {
+  if (name == "default") return device ? default_mapping<Kokkos::DefaultExecutionSpace>() : MappingKind::element;
+  return lookup(mappings, name, "mapping");
+}
+RaceKind race_from_name(const std::string& name, bool device) {
+  if (name == "default") return device ? default_race<Kokkos::DefaultExecutionSpace>() : RaceKind::colored;
+  return lookup(races, name, "race handling");
+}
+std::string name_of(MappingKind k) { return reverse(mappings, k); }
+std::string name_of(RaceKind k) { return reverse(races, k); }
+std::vector<std::string> mapping_names() {
+  std::vector<std::string> v;
+  for (const auto& e : mappings) v.push_back(e.first);
+  return v;
+}
+std::vector<std::string> race_names() {
+  std::vector<std::string> v;
+  for (const auto& e : races) v.push_back(e.first);
+  return v;
+}
+}  // namespace kfem::app

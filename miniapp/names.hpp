@@ -1,0 +1,15 @@
+// Names of strategies and backends as users type them, and the per-backend defaults.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "kfem/assembly/strategies.hpp"
+
+namespace kfem::app {
+MappingKind mapping_from_name(const std::string& name, bool device);  // "default" resolves per backend
+RaceKind race_from_name(const std::string& name, bool device);
+std::string name_of(MappingKind k);
+std::string name_of(RaceKind k);
+std::vector<std::string> mapping_names();
+std::vector<std::string> race_names();
+}  // namespace kfem::app

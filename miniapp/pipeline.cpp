@@ -1,0 +1,188 @@
+#include "pipeline.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <chrono>
+#include <limits>
+
+#include "backend.hpp"
+#include "kfem/assembly/assembler.hpp"
+#include "kfem/coloring/device_coloring.hpp"
+#include "kfem/io/matrix_market.hpp"
+#include "kfem/io/vtu.hpp"
+#include "kfem/mesh/gmsh.hpp"
+#include "kfem/report/stats.hpp"
+#include "kfem/report/timing.hpp"
+#include "kfem/solve/beam.hpp"
+#include "kfem/solve/boundary.hpp"
+#include "kfem/solve/cg.hpp"
+#include "names.hpp"
+
+namespace kfem::app {
+using nlohmann::json;
+
+double model_flops_per_element() {
+  // Per Gauss point: J (9 entries x 8 nodes x 2) = 144, inverse + det ~ 45, 8 gradients x 15 = 120;
+  // per node block (64 of them): dot 5 + 9 entries x 6 + 3 diagonal adds = 62.
+  return 8.0 * (144 + 45 + 120 + 64 * 62);
+}
+
+double model_bytes(std::int64_t elements, std::int64_t nnz, int scalar_bytes) {
+  // zeroing the values once, per element 24 coordinates + 72 CSR-index ints read, 576 values read and written
+  return double(nnz) * scalar_bytes + double(elements) * (24.0 * scalar_bytes + 72 * 4 + 2 * 576.0 * scalar_bytes);
+}
+
+namespace {
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+template <class Exec, class S>
+json point(const Exec& exec, const HexMesh& mesh, const Deck& deck, const PointRequest& req, const Oracle& oracle) {
+  using Mem = typename Exec::memory_space;
+  json out, setup;
+  const auto material = Isotropic<double>::from_young(deck.young, deck.poisson);
+  const Isotropic<S> m{S(material.lambda), S(material.mu)};
+
+  Problem<Exec> p;
+  {
+    ScopedRegion r("kfem::setup::mesh_to_device");
+    setup["mesh_to_device_s"] = time_fenced(exec, [&] { p.mesh = to_device(exec, mesh); });
+  }
+  {
+    ScopedRegion r("kfem::setup::graph");
+    setup["graph_s"] = time_fenced(exec, [&] { p.graph = build_dof_graph(exec, p.mesh.conn, p.mesh.num_nodes); });
+  }
+  p.natural = Kokkos::View<ordinal_t*, Mem>("kfem::natural_order", mesh.num_elements());
+  Kokkos::parallel_for("kfem::iota", Kokkos::RangePolicy<Exec>(exec, 0, mesh.num_elements()),
+                       KOKKOS_LAMBDA(ordinal_t e) { p.natural(e) = e; });
+  bool colored = false;
+  dispatch<RaceRegistry>(req.race, [&](auto race) { colored = decltype(race)::needs_coloring; });
+  if (colored) {
+    ScopedRegion r("kfem::setup::coloring");
+    Coloring c;
+    if (deck.coloring == "device") {
+      setup["coloring_s"] = time_fenced(exec, [&] { c = device_coloring(exec, p.mesh.conn, p.mesh.num_nodes); });
+    } else {  // the host colouring does not depend on the backend: computed once per mesh
+      if (!oracle.greedy) oracle.greedy_seconds = time_fenced(exec, [&] { oracle.greedy = greedy_coloring(mesh); });
+      c = *oracle.greedy;
+      setup["coloring_s"] = oracle.greedy_seconds;
+    }
+    setup["coloring_method"] = deck.coloring;
+    setup["colors"] = c.num_colors();
+    const std::string bad = check_coloring(mesh, c);
+    if (!bad.empty()) throw std::runtime_error("invalid colouring: " + bad);
+    set_coloring(exec, p, std::move(c));
+  }
+
+  const offset_t nnz = p.graph.dof.nnz();
+  Kokkos::View<S*, Mem> values(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::values"), nnz);
+  std::unique_ptr<AssemblerBase<Exec, S>> assembler;
+  {
+    ScopedRegion r("kfem::setup::element_data");
+    setup["element_data_s"] = time_fenced(exec, [&] {
+      dispatch<MappingRegistry>(req.mapping, [&](auto mapping) {
+        dispatch<RaceRegistry>(req.race, [&](auto race) {
+          assembler = std::make_unique<Assembler<Exec, decltype(mapping), decltype(race), S>>(exec, p, m);
+        });
+      });
+    });
+  }
+  out["setup"] = setup;
+
+  // Timed assembly. Before every run (warm-up included) the values are poisoned with NaN so a
+  // run that skips its own zeroing or leaves entries unwritten cannot pass verification.
+  std::vector<double> samples;
+  {
+    ScopedRegion r("kfem::assembly");
+    const auto poison = [&] { Kokkos::deep_copy(exec, values, std::numeric_limits<S>::quiet_NaN()); };
+    samples = time_repeated(exec, req.timed ? deck.warmup : 0, req.timed ? deck.repetitions : 1, poison,
+                            [&] { assembler->assemble(values); });
+  }
+  const Stats st = summarize(samples);
+  out["assembly"] = {{"samples_s", samples}, {"stats", st}, {"includes", "zero values + element work + scatter"}};
+  out["nnz"] = nnz;
+  out["dofs"] = p.num_dofs();
+
+  // Verification against the oracle (or an explicit 'skipped' when the mesh is too large for it).
+  HostCsr<S> got;
+  {
+    ScopedRegion r("kfem::verify");
+    got.num_rows = p.graph.dof.num_rows;
+    auto rows = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.graph.dof.row_map);
+    auto cols = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.graph.dof.cols);
+    auto vals = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
+    got.row_map.assign(rows.data(), rows.data() + rows.extent(0));
+    got.cols.assign(cols.data(), cols.data() + cols.extent(0));
+    got.vals.assign(vals.data(), vals.data() + vals.extent(0));
+  }
+  const double tol = std::is_same<S, float>::value ? 1e-5 : 1e-12;
+  if (oracle.matrix) {
+    const MatrixDiff d = compare(got, *oracle.matrix);
+    out["verification"] = {{"status", d.same_pattern && d.max_rel <= tol ? "passed" : "FAILED"},
+                           {"max_abs", d.max_abs}, {"max_rel", d.max_rel}, {"max_entry_rel", d.max_entry_rel},
+                           {"same_pattern", d.same_pattern}, {"tolerance", tol},
+                           {"oracle_s", oracle.seconds}};
+  } else {
+    out["verification"] = {{"status", "skipped"}, {"reason", "mesh above bench.verify_limit"}};
+  }
+  if (!deck.export_matrix.empty() && req.solve) write_matrix_market(deck.export_matrix, got, false);
+
+  if (req.solve) {
+    ScopedRegion r("kfem::solve");
+    const CantileverLoad bc = cantilever_load(mesh, deck.force);
+    Kokkos::View<S*, Mem> rhs("kfem::rhs", p.num_dofs()), u("kfem::u", p.num_dofs());
+    auto h_rhs = Kokkos::create_mirror_view(rhs);
+    for (std::size_t i = 0; i < bc.force.size(); ++i) h_rhs(i) = S(bc.force[i]);
+    Kokkos::deep_copy(rhs, h_rhs);
+    Kokkos::View<ordinal_t*, Mem> fixed("kfem::fixed", bc.fixed_dofs.size()), tip("kfem::tip", bc.tip_nodes.size());
+    Kokkos::deep_copy(fixed, Kokkos::View<const ordinal_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                                 bc.fixed_dofs.data(), bc.fixed_dofs.size()));
+    Kokkos::deep_copy(tip, Kokkos::View<const ordinal_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                               bc.tip_nodes.data(), bc.tip_nodes.size()));
+    const double bc_s = time_fenced(exec, [&] { apply_dirichlet(exec, p.graph.dof, values, rhs, fixed); });
+    const CgResult cg = conjugate_gradient(exec, p.graph.dof, values, rhs, u, CgOptions{deck.tolerance, deck.max_iterations});
+    const double tipz = tip_deflection(exec, u, tip);
+    double lx = 0, ly = 0, lz = 0;  // bounding box for the beam-theory comparison
+    {
+      std::array<double, 3> lo = mesh.nodes[0], hi = mesh.nodes[0];
+      for (const auto& x : mesh.nodes)
+        for (int j = 0; j < 3; ++j) lo[j] = std::min(lo[j], x[j]), hi[j] = std::max(hi[j], x[j]);
+      lx = hi[0] - lo[0], ly = hi[1] - lo[1], lz = hi[2] - lo[2];
+    }
+    out["solve"] = {{"dirichlet_s", bc_s}, {"cg_iterations", cg.iterations}, {"cg_relative_residual", cg.relative_residual},
+                    {"cg_converged", cg.converged}, {"cg_s", cg.seconds}, {"tolerance", deck.tolerance},
+                    {"tip_deflection_m", tipz},
+                    {"timoshenko_tip_deflection_m", -timoshenko_tip_deflection(deck.force, lx, ly, lz, deck.young, deck.poisson)}};
+    if (!deck.export_solution.empty()) {
+      auto hu = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u);
+      write_vtu(deck.export_solution, mesh, std::vector<double>(hu.data(), hu.data() + hu.extent(0)));
+    }
+  }
+  return out;
+}
+}  // namespace
+
+json run_point(const HexMesh& mesh, const Deck& deck, const PointRequest& req, const Oracle& oracle) {
+  json result;
+  with_backend(req.backend, [&](auto exec) {
+    with_scalar(req.scalar, [&](auto s) {
+      using Exec = decltype(exec);
+      result = point<Exec, decltype(s)>(exec, mesh, deck, req, oracle);
+      result["backend"] = Exec::name();
+    });
+  });
+  result["mapping"] = name_of(req.mapping);
+  result["race"] = name_of(req.race);
+  result["scalar"] = req.scalar;
+  const double t = result["assembly"]["stats"]["median"].get<double>();
+  const double ne = double(mesh.num_elements());
+  const int sb = req.scalar == "float" ? 4 : 8;
+  const std::int64_t nnz = result["nnz"].get<std::int64_t>();
+  result["rates"] = {{"elements_per_s", ne / t},
+                     {"gdof_per_s", double(result["dofs"].get<std::int64_t>()) / t * 1e-9},
+                     {"model_gflop_per_s", ne * model_flops_per_element() / t * 1e-9},
+                     {"model_gbyte_per_s", model_bytes(mesh.num_elements(), nnz, sb) / t * 1e-9},
+                     {"value_bytes", double(nnz) * sb}};
+  return result;
+}
+}  // namespace kfem::app

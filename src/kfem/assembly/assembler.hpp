@@ -1,0 +1,65 @@
+// An assembler composes one work mapping with one race handling over a Problem:
+//   Assembler<Exec, mapping::Warp<4>, race::Colored, double> a(exec, problem, material);
+//   a.assemble(values);   // zero values + element work + scatter: the part benchmarks time
+// Construction does the per-strategy setup (element layout in launch order, CSR index).
+#pragma once
+#include <Kokkos_Core.hpp>
+#include <stdexcept>
+#include <vector>
+
+#include "kfem/assembly/element_data.hpp"
+#include "kfem/assembly/problem.hpp"
+#include "kfem/fe/elasticity.hpp"
+
+namespace kfem {
+template <class Exec, class S>
+class AssemblerBase {  // type-erased face for the driver's registry
+ public:
+  using Values = Kokkos::View<S*, typename Exec::memory_space>;
+  virtual ~AssemblerBase() = default;
+  virtual void assemble(const Values& values) = 0;
+};
+
+template <class Exec, class Mapping, class Race, class S>
+class Assembler final : public AssemblerBase<Exec, S> {
+ public:
+  using Mem = typename Exec::memory_space;
+  using Values = Kokkos::View<S*, Mem>;
+  using Data = ElementData<S, typename Mapping::layout, Mem>;
+
+  Assembler(const Exec& exec, const Problem<Exec>& p, const Isotropic<S>& m, Mapping mapping = {})
+      : exec_(exec), material_(m), mapping_(mapping), runner_(Values()) {
+    if (Race::needs_coloring) {
+      if (p.coloring.num_colors() < 1) throw std::logic_error("coloured race handling needs Problem::coloring");
+      offsets_ = p.coloring.offsets;
+    } else {
+      offsets_ = {0, p.num_elements()};
+    }
+    data_ = make_element_data<S, typename Mapping::layout>(exec, p.mesh.coords, p.mesh.conn,
+                                                           Race::needs_coloring ? p.by_color : p.natural, p.graph);
+    exec.fence();
+  }
+
+  void assemble(const Values& values) override {
+    if (runner_values_.data() != values.data()) {  // ScatterView binds to the output array
+      runner_ = typename Race::template Runner<Exec, Values>(values);
+      runner_values_ = values;
+    }
+    Kokkos::deep_copy(exec_, values, S(0));
+    runner_(exec_, values, offsets_, [&](ordinal_t begin, ordinal_t end, const auto& adder) {
+      mapping_.launch(exec_, data_, material_, begin, end, adder);
+    });
+  }
+
+  const Data& data() const { return data_; }
+
+ private:
+  Exec exec_;
+  Isotropic<S> material_;
+  Mapping mapping_;
+  typename Race::template Runner<Exec, Values> runner_;
+  Values runner_values_;
+  std::vector<ordinal_t> offsets_;
+  Data data_;
+};
+}  // namespace kfem

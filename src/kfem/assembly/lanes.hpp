@@ -1,0 +1,62 @@
+// Warp-level building blocks for the team mappings. A team member is one warp-sized group of
+// 32 logical lanes (a real warp on CUDA with vector length 32; a sequential loop on host backends).
+// This is the one header with native CUDA code; every function has a portable fallback.
+#pragma once
+#include <Kokkos_Core.hpp>
+
+namespace kfem::lanes {
+inline constexpr int width = 32;
+
+// Per-lane storage that survives across vector loops. On the GPU each lane is its own CUDA
+// thread, so N registers suffice; on host backends the 32 lanes run in turn and need a row each.
+template <class S, int N>
+struct Private {
+#if defined(__CUDA_ARCH__)
+  S v[N];
+  KOKKOS_FORCEINLINE_FUNCTION S& operator()(int, int k) { return v[k]; }
+#else
+  S v[width][N];
+  KOKKOS_FORCEINLINE_FUNCTION S& operator()(int lane, int k) { return v[lane][k]; }
+#endif
+};
+
+// Sum over the 8 lanes of an aligned group (lane % 8 = node); every lane of the group gets it.
+// Only called where all 32 lanes are converged (inside one ThreadVectorRange over 32 lanes on CUDA).
+template <class S>
+KOKKOS_FORCEINLINE_FUNCTION S group8_sum(S v) {
+#if defined(__CUDA_ARCH__)
+  for (int m = 4; m >= 1; m /= 2) v += __shfl_xor_sync(0xffffffffu, v, m, 8);
+#endif
+  return v;
+}
+
+// Value of v held by lane src (all 32 lanes converged).
+template <class S>
+KOKKOS_FORCEINLINE_FUNCTION S broadcast(S v, int src) {
+#if defined(__CUDA_ARCH__)
+  return __shfl_sync(0xffffffffu, v, src);
+#else
+  (void)src;
+  return v;
+#endif
+}
+
+// True where lanes really run in lock step (the native shuffle paths are valid).
+KOKKOS_FORCEINLINE_FUNCTION constexpr bool native() {
+#if defined(__CUDA_ARCH__)
+  return true;
+#else
+  return false;
+#endif
+}
+
+// Host backends run a team's lanes in turn; device backends run them as one warp.
+template <class Exec>
+inline constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
+
+// Vector length to request for 32 logical lanes: a full warp on a GPU, 1 on host backends.
+template <class Exec>
+constexpr int vector_length() {
+  return on_host<Exec> ? 1 : width;
+}
+}  // namespace kfem::lanes

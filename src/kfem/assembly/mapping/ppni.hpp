@@ -1,0 +1,60 @@
+// Work mappings `ppni4` / `ppni8` (kiran §4.3): the warp first computes the geometry of all 8 Gauss
+// points at once (72 Jacobian entries, 8 determinants, 72 inverse entries, all in scratch), then
+// each lane sums its 18 entries over the Gauss points in registers and scatters them.
+#pragma once
+#include "kfem/assembly/mapping/warp_common.hpp"
+
+namespace kfem::mapping {
+// Geometry of all Gauss points from the 24 coordinates X: J (72, scratch), det D[8] and
+// J^{-1} written through jinv(q, 3r+c, value). Shared with the first kernel of `twokernel`.
+template <class S, class Member, class JinvOut>
+KOKKOS_INLINE_FUNCTION void all_qp_geometry(const Member& t, const S* X, S* J, S* D, JinvOut&& jinv) {
+  using Kokkos::ThreadVectorRange;
+  Kokkos::parallel_for(ThreadVectorRange(t, 72), [&](int k) {  // k = 9q + 3i + j
+    S v = 0;
+    for (int a = 0; a < 8; ++a) v += hex8::jacobian_term<S>(k / 9, a, (k % 9) / 3, X[3 * a + k % 3]);
+    J[k] = v;
+  });
+  Kokkos::parallel_for(ThreadVectorRange(t, 8), [&](int q) {
+    D[q] = hex8::determinant<S>(reinterpret_cast<const S(*)[3]>(J + 9 * q));
+  });
+  Kokkos::parallel_for(ThreadVectorRange(t, 72), [&](int k) {
+    const int q = k / 9, r = k % 9;
+    jinv(q, r, hex8::inverse_entry<S>(reinterpret_cast<const S(*)[3]>(J + 9 * q), r / 3, r % 3, D[q]));
+  });
+}
+
+template <int ThreadsPerRow>
+struct Ppni {
+  using layout = Kokkos::LayoutRight;
+  using E = LaneEntries<ThreadsPerRow>;
+  int elements_per_team = 4;
+
+  template <class Exec, class Data, class Adder>
+  void launch(const Exec& exec, const Data& d, const Isotropic<typename Data::scalar_type>& m, ordinal_t begin,
+              ordinal_t end, const Adder& add) const {
+    using S = typename Data::scalar_type;
+    using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
+    constexpr int scratch = 24 + 72 + 72 + 8;
+    const int ept = lanes::on_host<Exec> ? 1 : elements_per_team;
+    Kokkos::parallel_for("kfem::assemble[ppni]", warp_policy(exec, end - begin, ept, scratch * sizeof(S)),
+                         KOKKOS_LAMBDA(const Member& t) {
+      const ordinal_t e = begin + t.league_rank() * ept + t.team_rank();
+      if (e >= end) return;
+      S* X = thread_scratch<S>(t, scratch);
+      S* J = X + 24;
+      S* Jinv = J + 72;
+      S* D = Jinv + 72;
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, 24), [&](int i) { X[i] = d.coords(e, i); });
+      all_qp_geometry<S>(t, X, J, D, [&](int q, int r, S v) { Jinv[9 * q + r] = v; });
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, lanes::width), [&](int l) {
+        S K[entries_per_lane] = {};
+        for (int q = 0; q < hex8::num_qp; ++q)
+          accumulate_lane<E>(l, q, reinterpret_cast<const S(*)[3]>(Jinv + 9 * q), D[q], m,
+                             [&](int k) -> S& { return K[k]; });
+        scatter_lane<E>(l, e, d, add.access(), [&](int k) { return K[k]; });
+      });
+    });
+  }
+};
+}  // namespace kfem::mapping

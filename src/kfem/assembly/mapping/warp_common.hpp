@@ -1,0 +1,68 @@
+// Shared pieces of the warp-per-element mappings (kiran §4): which 18 entries lane l owns, the
+// per-Gauss-point accumulation of those entries, and their scatter through the CSR index.
+#pragma once
+#include <Kokkos_Core.hpp>
+
+#include "kfem/assembly/lanes.hpp"
+#include "kfem/core/types.hpp"
+#include "kfem/fe/elasticity.hpp"
+
+namespace kfem::mapping {
+// Lane l owns the node blocks (a(l,i), b(l,k)) of Ke: kiran Fig. 2 (4 threads per row: one row
+// node, two column nodes = 3 rows x 6 columns) and Fig. 6 (8 threads per row: 6 rows x 3 columns).
+template <int ThreadsPerRow>
+struct LaneEntries;
+template <>
+struct LaneEntries<4> {
+  static constexpr int na = 1, nb = 2;
+  KOKKOS_INLINE_FUNCTION static int a(int l, int) { return l / 4; }
+  KOKKOS_INLINE_FUNCTION static int b(int l, int k) { return 2 * (l % 4) + k; }
+};
+template <>
+struct LaneEntries<8> {
+  static constexpr int na = 2, nb = 1;
+  KOKKOS_INLINE_FUNCTION static int a(int l, int k) { return 2 * (l / 8) + k; }
+  KOKKOS_INLINE_FUNCTION static int b(int l, int) { return l % 8; }
+};
+inline constexpr int entries_per_lane = 18;
+
+// Adds Gauss point q's contribution to lane l's 18 entries; K(k) indexes them as
+// ((ia * nb + ib) * 3 + c) * 3 + d. Jinv is any 3x3-indexable; wd = weight * det J.
+template <class E, class S, class Inv, class Store>
+KOKKOS_INLINE_FUNCTION void accumulate_lane(int l, int q, const Inv& Jinv, S wd, const Isotropic<S>& m, Store&& K) {
+  S ga[E::na][3], gb[E::nb][3];
+  for (int i = 0; i < E::na; ++i) hex8::gradient<S>(Jinv, q, E::a(l, i), ga[i]);
+  for (int k = 0; k < E::nb; ++k) hex8::gradient<S>(Jinv, q, E::b(l, k), gb[k]);
+  for (int i = 0; i < E::na; ++i)
+    for (int k = 0; k < E::nb; ++k) {
+      S blk[3][3] = {};
+      elasticity::add_block(m, wd, ga[i], gb[k], blk);
+      for (int c = 0; c < 3; ++c)
+        for (int d = 0; d < 3; ++d) K(((i * E::nb + k) * 3 + c) * 3 + d) += blk[c][d];
+    }
+}
+
+// Lane l adds its entries to the global matrix; the k loop is the paper's two passes over the
+// CSR index (even, then odd column nodes for 4 threads/row; even, then odd row nodes for 8).
+template <class E, class Data, class Acc, class Load>
+KOKKOS_INLINE_FUNCTION void scatter_lane(int l, ordinal_t e, const Data& d, const Acc& acc, Load&& K) {
+  for (int i = 0; i < E::na; ++i)
+    for (int k = 0; k < E::nb; ++k)
+      for (int c = 0; c < 3; ++c)
+        for (int dd = 0; dd < 3; ++dd)
+          acc(d.slot(e, 3 * E::a(l, i) + c, 3 * E::b(l, k) + dd), K(((i * E::nb + k) * 3 + c) * 3 + dd));
+}
+
+// Team policy for warp mappings: each team member is one element handled by 32 lanes.
+template <class Exec>
+Kokkos::TeamPolicy<Exec> warp_policy(const Exec& exec, ordinal_t n, int elements_per_team, std::size_t scratch_bytes) {
+  const int ept = lanes::on_host<Exec> ? 1 : elements_per_team;
+  Kokkos::TeamPolicy<Exec> p(exec, (n + ept - 1) / ept, ept, lanes::vector_length<Exec>());
+  return p.set_scratch_size(0, Kokkos::PerThread(scratch_bytes));
+}
+
+template <class S, class Member>
+KOKKOS_INLINE_FUNCTION S* thread_scratch(const Member& t, int count) {
+  return static_cast<S*>(t.thread_scratch(0).get_shmem(sizeof(S) * count));
+}
+}  // namespace kfem::mapping

@@ -1,0 +1,69 @@
+// Device-side inputs shared by every strategy: mesh arrays, DOF graph and (when asked) a colouring.
+#pragma once
+#include <Kokkos_Core.hpp>
+
+#include "kfem/coloring/coloring.hpp"
+#include "kfem/mesh/hex_mesh.hpp"
+#include "kfem/sparsity/dof_graph.hpp"
+
+namespace kfem {
+template <class MemorySpace>
+struct DeviceMesh {
+  ordinal_t num_nodes = 0;
+  Kokkos::View<double* [3], Kokkos::LayoutRight, MemorySpace> coords;
+  Kokkos::View<ordinal_t* [8], Kokkos::LayoutRight, MemorySpace> conn;
+};
+
+template <class Exec>
+DeviceMesh<typename Exec::memory_space> to_device(const Exec& exec, const HexMesh& mesh) {
+  using Mem = typename Exec::memory_space;
+  DeviceMesh<Mem> d;
+  d.num_nodes = static_cast<ordinal_t>(mesh.num_nodes());
+  Kokkos::View<const double* [3], Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> hc(
+      mesh.nodes.front().data(), mesh.num_nodes());
+  Kokkos::View<const ordinal_t* [8], Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> he(
+      mesh.elements.front().data(), mesh.num_elements());
+  d.coords = decltype(d.coords)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::coords"), mesh.num_nodes());
+  d.conn = decltype(d.conn)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::conn"), mesh.num_elements());
+  Kokkos::deep_copy(exec, d.coords, hc);
+  Kokkos::deep_copy(exec, d.conn, he);
+  exec.fence();
+  return d;
+}
+
+template <class Exec>
+struct Problem {
+  using memory_space = typename Exec::memory_space;
+  DeviceMesh<memory_space> mesh;
+  DofGraph<memory_space> graph;
+  Coloring coloring;                                   // empty until a coloured strategy needs it
+  Kokkos::View<ordinal_t*, memory_space> natural;      // 0..ne-1
+  Kokkos::View<ordinal_t*, memory_space> by_color;     // coloring.order on the device
+  ordinal_t num_elements() const { return static_cast<ordinal_t>(mesh.conn.extent(0)); }
+  ordinal_t num_dofs() const { return graph.dof.num_rows; }
+};
+
+// Mesh to device, DOF graph, natural order. The colouring is attached separately (set_coloring).
+template <class Exec>
+Problem<Exec> make_problem(const Exec& exec, const HexMesh& mesh) {
+  Problem<Exec> p;
+  p.mesh = to_device(exec, mesh);
+  p.graph = build_dof_graph(exec, p.mesh.conn, p.mesh.num_nodes);
+  p.natural = Kokkos::View<ordinal_t*, typename Exec::memory_space>("kfem::natural_order", mesh.num_elements());
+  const auto nat = p.natural;
+  Kokkos::parallel_for("kfem::iota", Kokkos::RangePolicy<Exec>(exec, 0, nat.extent(0)),
+                       KOKKOS_LAMBDA(ordinal_t e) { nat(e) = e; });
+  exec.fence();
+  return p;
+}
+
+template <class Exec>
+void set_coloring(const Exec& exec, Problem<Exec>& p, Coloring c) {
+  p.coloring = std::move(c);
+  p.by_color = Kokkos::View<ordinal_t*, typename Exec::memory_space>("kfem::color_order", p.coloring.order.size());
+  Kokkos::View<const ordinal_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> h(p.coloring.order.data(),
+                                                                               p.coloring.order.size());
+  Kokkos::deep_copy(exec, p.by_color, h);
+  exec.fence();
+}
+}  // namespace kfem

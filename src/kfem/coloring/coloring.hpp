@@ -1,0 +1,26 @@
+// Element colourings for race-free assembly: no two elements of one colour share a node.
+// `order` lists element ids colour by colour; colour k is order[offsets[k] .. offsets[k+1]).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "kfem/mesh/hex_mesh.hpp"
+
+namespace kfem {
+struct Coloring {
+  std::vector<ordinal_t> color;    // colour of each element
+  std::vector<ordinal_t> offsets;  // num_colors + 1
+  std::vector<ordinal_t> order;    // element ids grouped by colour, ascending within a colour
+  int num_colors() const { return static_cast<int>(offsets.size()) - 1; }
+};
+
+// Serial greedy colouring on the host (the paper's method): each element takes the smallest
+// colour not used by an earlier element sharing a node.
+Coloring greedy_coloring(const HexMesh& mesh);
+
+// Groups elements by colour (counting sort); colours must be 0-based and dense.
+Coloring group_by_color(std::vector<ordinal_t> color);
+
+// Returns an empty string when valid, else a message naming two conflicting elements.
+std::string check_coloring(const HexMesh& mesh, const Coloring& c);
+}  // namespace kfem

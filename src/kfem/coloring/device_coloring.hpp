@@ -1,0 +1,32 @@
+// Device colouring with Kokkos Kernels: colour the rows of the element-node incidence graph so
+// that rows sharing a column (a node) differ (bipartite one-sided distance-2 colouring).
+#pragma once
+#include <KokkosGraph_Distance2Color.hpp>
+#include <KokkosKernels_Handle.hpp>
+
+#include "kfem/coloring/coloring.hpp"
+
+namespace kfem {
+template <class Exec, class Conn>
+Coloring device_coloring(const Exec& exec, const Conn& conn, ordinal_t num_nodes) {
+  using Mem = typename Exec::memory_space;
+  using Handle = KokkosKernels::Experimental::KokkosKernelsHandle<offset_t, ordinal_t, double, Exec, Mem, Mem>;
+  const ordinal_t ne = static_cast<ordinal_t>(conn.extent(0));
+  Kokkos::View<offset_t*, Mem> rows("kfem::incidence_rows", ne + 1);
+  Kokkos::View<ordinal_t*, Mem> cols(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::incidence_cols"), 8 * std::size_t(ne));
+  Kokkos::parallel_for("kfem::incidence", Kokkos::RangePolicy<Exec>(exec, 0, ne), KOKKOS_LAMBDA(ordinal_t e) {
+    rows(e + 1) = 8 * offset_t(e + 1);
+    for (int a = 0; a < 8; ++a) cols(8 * std::size_t(e) + a) = conn(e, a);
+  });
+  exec.fence();  // Kokkos Kernels 3.4 colours on the default instance
+  Handle handle;
+  handle.create_distance2_graph_coloring_handle();
+  KokkosGraph::Experimental::bipartite_color_rows(&handle, ne, num_nodes, rows, cols);
+  auto colors = handle.get_distance2_graph_coloring_handle()->get_vertex_colors();
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), colors);
+  handle.destroy_distance2_graph_coloring_handle();
+  std::vector<ordinal_t> color(ne);
+  for (ordinal_t e = 0; e < ne; ++e) color[e] = static_cast<ordinal_t>(host(e)) - 1;  // KK colours are 1-based
+  return group_by_color(std::move(color));
+}
+}  // namespace kfem

@@ -1,0 +1,64 @@
+// Isotropic linear elasticity for hex8 (kiran eq. 13). Ke(3a+c, 3b+d) is the integral of
+//   lambda g_a[c] g_b[d] + mu g_a[d] g_b[c] + mu delta_cd (g_a . g_b),
+// which equals B^T D B entry by entry but needs no 6x24 B. Every mapping evaluates Ke through
+// `entry` or `add_block`; only the work split differs.
+#pragma once
+#include <Kokkos_Core.hpp>
+
+#include "kfem/fe/hex8.hpp"
+
+namespace kfem {
+template <class S>
+struct Isotropic {
+  S lambda;
+  S mu;
+  KOKKOS_INLINE_FUNCTION static Isotropic from_young(double E, double nu) {
+    return {S(E * nu / ((1.0 + nu) * (1.0 - 2.0 * nu))), S(E / (2.0 * (1.0 + nu)))};
+  }
+  // The 6x6 D of eq. 13 (Voigt order xx, yy, zz, xy, yz, zx; engineering shear strains).
+  KOKKOS_INLINE_FUNCTION void voigt(S D[6][6]) const {
+    for (int i = 0; i < 6; ++i)
+      for (int j = 0; j < 6; ++j) D[i][j] = S(0);
+    for (int i = 0; i < 3; ++i) {
+      for (int j = 0; j < 3; ++j) D[i][j] = lambda;
+      D[i][i] = lambda + S(2) * mu;
+      D[3 + i][3 + i] = mu;
+    }
+  }
+};
+
+namespace elasticity {
+// Contribution of one quadrature point (weight*detJ = wd) to Ke(3a+c, 3b+d).
+template <class S>
+KOKKOS_INLINE_FUNCTION S entry(const Isotropic<S>& m, S wd, const S ga[3], const S gb[3], int c, int d) {
+  S v = m.lambda * ga[c] * gb[d] + m.mu * ga[d] * gb[c];
+  if (c == d) v += m.mu * (ga[0] * gb[0] + ga[1] * gb[1] + ga[2] * gb[2]);
+  return wd * v;
+}
+
+// Adds the 3x3 node block (a,b) of one quadrature point to K.
+template <class S>
+KOKKOS_INLINE_FUNCTION void add_block(const Isotropic<S>& m, S wd, const S ga[3], const S gb[3], S K[3][3]) {
+  const S dot = m.mu * (ga[0] * gb[0] + ga[1] * gb[1] + ga[2] * gb[2]);
+  for (int c = 0; c < 3; ++c)
+    for (int d = 0; d < 3; ++d)
+      K[c][d] += wd * (m.lambda * ga[c] * gb[d] + m.mu * ga[d] * gb[c] + (c == d ? dot : S(0)));
+}
+
+// Consistent nodal body force of a uniform load f (force per volume): integral of N_a f.
+template <class S, class Coords>
+KOKKOS_INLINE_FUNCTION void body_force(const Coords& X, const S f[3], S Fe[24]) {
+  for (int i = 0; i < 24; ++i) Fe[i] = S(0);
+  for (int q = 0; q < hex8::num_qp; ++q) {
+    S J[3][3], Jinv[3][3];
+    hex8::jacobian<S>(X, q, J);
+    const S det = hex8::invert3<S>(J, Jinv);
+    const S xi = hex8::qp_coord<S>(q, 0), eta = hex8::qp_coord<S>(q, 1), zeta = hex8::qp_coord<S>(q, 2);
+    for (int a = 0; a < hex8::num_nodes; ++a) {
+      const S w = hex8::shape<S>(a, xi, eta, zeta) * det;
+      for (int c = 0; c < 3; ++c) Fe[3 * a + c] += w * f[c];
+    }
+  }
+}
+}  // namespace elasticity
+}  // namespace kfem

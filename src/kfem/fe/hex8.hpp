@@ -1,0 +1,112 @@
+// Trilinear 8-node hexahedron with 2x2x2 Gauss-Legendre quadrature: the element math every
+// strategy shares. All functions are scalar-templated and callable on host and device.
+#pragma once
+#include <Kokkos_Core.hpp>
+
+namespace kfem::hex8 {
+inline constexpr int num_nodes = 8;
+inline constexpr int num_qp = 8;
+
+// Reference coordinates of node a (each -1 or +1), Gmsh/VTK order.
+KOKKOS_INLINE_FUNCTION constexpr int node_sign(int a, int dir) {
+  // bit patterns: xi = -,+,+,-,-,+,+,-  eta = -,-,+,+,-,-,+,+  zeta = -,-,-,-,+,+,+,+
+  return dir == 0 ? (((a & 3) == 1 || (a & 3) == 2) ? 1 : -1)
+                  : (dir == 1 ? (((a & 3) >= 2) ? 1 : -1) : (a >= 4 ? 1 : -1));
+}
+
+// Gauss point q = i + 2j + 4k sits at (+-1/sqrt3, ...), weight 1.
+template <class S>
+KOKKOS_INLINE_FUNCTION S qp_coord(int q, int dir) {
+  const S g = S(0.57735026918962576451);  // 1/sqrt(3)
+  return ((q >> dir) & 1) ? g : -g;
+}
+
+// N_a at reference point (xi, eta, zeta).
+template <class S>
+KOKKOS_INLINE_FUNCTION S shape(int a, S xi, S eta, S zeta) {
+  return S(0.125) * (S(1) + node_sign(a, 0) * xi) * (S(1) + node_sign(a, 1) * eta) *
+         (S(1) + node_sign(a, 2) * zeta);
+}
+
+// dN_a / d(reference direction `dir`) at reference point r.
+template <class S>
+KOKKOS_INLINE_FUNCTION S dshape(int a, int dir, const S r[3]) {
+  S v = S(0.125) * node_sign(a, dir);
+  for (int k = 0; k < 3; ++k)
+    if (k != dir) v *= S(1) + node_sign(a, k) * r[k];
+  return v;
+}
+
+// Same derivative at Gauss point q.
+template <class S>
+KOKKOS_INLINE_FUNCTION S dshape_qp(int q, int a, int dir) {
+  const S r[3] = {qp_coord<S>(q, 0), qp_coord<S>(q, 1), qp_coord<S>(q, 2)};
+  return dshape<S>(a, dir, r);
+}
+
+// One term of J(i,j) = sum_a dN_a/dxi_i * x_a,j; warp mappings reduce these across lanes.
+template <class S>
+KOKKOS_INLINE_FUNCTION S jacobian_term(int q, int a, int i, S x_aj) {
+  return dshape_qp<S>(q, a, i) * x_aj;
+}
+
+// J(i,j) = d x_j / d xi_i at reference point r for element coordinates X[8][3].
+template <class S, class Coords>
+KOKKOS_INLINE_FUNCTION void jacobian_at(const Coords& X, const S r[3], S J[3][3]) {
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) J[i][j] = S(0);
+  for (int a = 0; a < num_nodes; ++a)
+    for (int i = 0; i < 3; ++i) {
+      const S d = dshape<S>(a, i, r);
+      for (int j = 0; j < 3; ++j) J[i][j] += d * S(X[a][j]);
+    }
+}
+
+template <class S, class Coords>
+KOKKOS_INLINE_FUNCTION void jacobian(const Coords& X, int q, S J[3][3]) {
+  const S r[3] = {qp_coord<S>(q, 0), qp_coord<S>(q, 1), qp_coord<S>(q, 2)};
+  jacobian_at<S>(X, r, J);
+}
+
+// Inverse of a 3x3 matrix; returns the determinant (the caller checks its sign).
+template <class S>
+KOKKOS_INLINE_FUNCTION S invert3(const S J[3][3], S Jinv[3][3]) {
+  const S c00 = J[1][1] * J[2][2] - J[1][2] * J[2][1];
+  const S c01 = J[1][2] * J[2][0] - J[1][0] * J[2][2];
+  const S c02 = J[1][0] * J[2][1] - J[1][1] * J[2][0];
+  const S det = J[0][0] * c00 + J[0][1] * c01 + J[0][2] * c02;
+  const S s = S(1) / det;
+  Jinv[0][0] = c00 * s;
+  Jinv[1][0] = c01 * s;
+  Jinv[2][0] = c02 * s;
+  Jinv[0][1] = (J[0][2] * J[2][1] - J[0][1] * J[2][2]) * s;
+  Jinv[1][1] = (J[0][0] * J[2][2] - J[0][2] * J[2][0]) * s;
+  Jinv[2][1] = (J[0][1] * J[2][0] - J[0][0] * J[2][1]) * s;
+  Jinv[0][2] = (J[0][1] * J[1][2] - J[0][2] * J[1][1]) * s;
+  Jinv[1][2] = (J[0][2] * J[1][0] - J[0][0] * J[1][2]) * s;
+  Jinv[2][2] = (J[0][0] * J[1][1] - J[0][1] * J[1][0]) * s;
+  return det;
+}
+
+// Entry (row, col) of J^{-1} from the cofactors of J: the cyclic index form needs no sign table,
+// so 9 lanes (or 72 for all Gauss points) can each compute one entry independently.
+template <class S, class M>
+KOKKOS_INLINE_FUNCTION S inverse_entry(const M& J, int row, int col, S det) {
+  const int i1 = (col + 1) % 3, i2 = (col + 2) % 3, j1 = (row + 1) % 3, j2 = (row + 2) % 3;
+  return (S(J[i1][j1]) * S(J[i2][j2]) - S(J[i1][j2]) * S(J[i2][j1])) / det;
+}
+
+template <class S, class M>
+KOKKOS_INLINE_FUNCTION S determinant(const M& J) {
+  return S(J[0][0]) * (S(J[1][1]) * S(J[2][2]) - S(J[1][2]) * S(J[2][1])) +
+         S(J[0][1]) * (S(J[1][2]) * S(J[2][0]) - S(J[1][0]) * S(J[2][2])) +
+         S(J[0][2]) * (S(J[1][0]) * S(J[2][1]) - S(J[1][1]) * S(J[2][0]));
+}
+
+// Physical gradient of N_a at Gauss point q: g = J^{-1} dN/dxi.
+template <class S, class Inv>
+KOKKOS_INLINE_FUNCTION void gradient(const Inv& Jinv, int q, int a, S g[3]) {
+  const S d0 = dshape_qp<S>(q, a, 0), d1 = dshape_qp<S>(q, a, 1), d2 = dshape_qp<S>(q, a, 2);
+  for (int j = 0; j < 3; ++j) g[j] = S(Jinv[j][0]) * d0 + S(Jinv[j][1]) * d1 + S(Jinv[j][2]) * d2;
+}
+}  // namespace kfem::hex8

@@ -1,0 +1,30 @@
+// Node and element renumbering: the natural, random and reverse Cuthill-McKee orders that the
+// benchmarks compare (memory locality of the gathers/scatters depends on them).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "kfem/mesh/hex_mesh.hpp"
+
+namespace kfem {
+enum class Renumbering { natural, random, rcm };
+
+// perm[old] = new. natural: identity; random: Fisher-Yates driven by mt19937_64(seed);
+// rcm: reverse Cuthill-McKee on the node graph (nodes sharing an element), one pass per connected
+// component, each started from a pseudo-peripheral node. Only `random` uses the seed.
+std::vector<ordinal_t> node_permutation(const HexMesh&, Renumbering, std::uint64_t seed);
+
+// A uniformly random permutation of 0..n-1, identical on every standard library for a seed.
+std::vector<ordinal_t> random_permutation(std::size_t n, std::uint64_t seed);
+
+// Node old moves to perm[old]; connectivity is rewritten so every element keeps its geometry.
+// Like node_permutation, expects connectivity that passed check_elements.
+// Throws std::invalid_argument if perm is not a permutation of the nodes.
+HexMesh renumber_nodes(const HexMesh&, const std::vector<ordinal_t>& perm);
+
+// Same elements (rows untouched) in a seeded random order.
+HexMesh shuffle_elements(const HexMesh&, std::uint64_t seed);
+
+// max over elements of (largest - smallest node id): the half-bandwidth of the node graph.
+ordinal_t node_bandwidth(const HexMesh&);
+}  // namespace kfem

@@ -1,0 +1,55 @@
+// The run context: everything a later reader needs to trust (or distrust) a result file —
+// which code, built how, on which Kokkos backends, on which hardware, under which environment.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+namespace kfem {
+// The GPU Kokkos runs on (the current CUDA device).
+struct DeviceInfo {
+  std::string name;
+  int sm_count = 0;
+  double memory_gib = 0;
+  double sm_clock_mhz = 0;   // peak
+  double mem_clock_mhz = 0;  // peak
+  int cc_major = 0, cc_minor = 0;
+  double l2_mib = 0;
+  int memory_bus_bits = 0;  // with mem_clock_mhz gives the theoretical peak bandwidth
+  double peak_bandwidth_gbs() const { return 2.0 * mem_clock_mhz * 1e6 * memory_bus_bits / 8 / 1e9; }
+};
+
+// std::nullopt when the build has no device backend or no device can be queried.
+// Implemented in device_info.cpp, the one file that talks to the CUDA runtime.
+std::optional<DeviceInfo> device_info();
+
+// GB/s (bytes read + bytes written, 1e9) of deep_copy between two 256 MiB Views of double in the
+// default execution space's memory space; fenced, 2 warm-ups, then the median of 10 copies, or of
+// fewer (at least 3) once the timed copies add up to 0.2 s, so a slow host stays well under a
+// second in total. With a host default space this is host memory bandwidth. Kokkos must be
+// initialized.
+double measure_copy_bandwidth();
+
+struct HostTopology {
+  std::string cpu_model;
+  int packages = 0, cores = 0, pus = 0, numa_nodes = 0;  // as visible to this process (cpuset)
+  std::string summary;                                   // e.g. "1 package, 8 cores, 16 PUs, 1 NUMA node"
+};
+HostTopology host_topology();
+
+// The context object (Kokkos must be initialized). Keys:
+//   kfem:        {version, git_revision, git_dirty, build_type, compiler, flags}
+//   kokkos:      {version ("3.4.1"), version_number (30401), backends ([..."Serial","OpenMP","Cuda"]),
+//                 default_execution_space, default_host_execution_space, host_concurrency,
+//                 configuration (Kokkos::print_configuration output)}
+//   device:      {name, sm_count, memory_gib, sm_clock_mhz, mem_clock_mhz, compute_capability,
+//                 l2_mib, memory_bus_bits, peak_bandwidth_gbs} or null
+//   copy_bandwidth_gbs: number, or null when !measure_bandwidth
+//   host:        {hostname, cpu_model, packages, cores, pus, numa_nodes, topology}
+//   environment: {every OMP_* and KOKKOS_* variable: value}
+//   date:        ISO 8601 UTC, "2026-11-21T07:05:00Z"
+nlohmann::json run_context(bool measure_bandwidth);
+
+// A few human-readable lines for `kfem info` and run headers.
+std::string context_summary(const nlohmann::json& ctx);
+}  // namespace kfem

@@ -1,0 +1,48 @@
+// device_info(): the one place kfem talks to the CUDA runtime directly; other builds have no device.
+#include <Kokkos_Core.hpp>
+
+#include "kfem/report/context.hpp"
+
+#ifdef KOKKOS_ENABLE_CUDA
+#include <cuda_runtime.h>
+#endif
+
+namespace kfem {
+std::optional<DeviceInfo> device_info() {
+#ifdef KOKKOS_ENABLE_CUDA
+  // Kokkos picks the device at initialize (--kokkos-device-id); ask it rather than assume 0.
+  int dev = 0;
+  if (Kokkos::is_initialized()) {
+    dev = Kokkos::Cuda().cuda_device();
+  } else if (cudaGetDevice(&dev) != cudaSuccess) {
+    cudaGetLastError();  // clear the error so a later Kokkos check does not report it
+    return std::nullopt;
+  }
+  cudaDeviceProp p{};
+  if (cudaGetDeviceProperties(&p, dev) != cudaSuccess) {
+    cudaGetLastError();
+    return std::nullopt;
+  }
+  // CUDA 13 removed cudaDeviceProp::clockRate/memoryClockRate; the attributes work on every version.
+  int clock_khz = 0, mem_clock_khz = 0;
+  if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, dev) != cudaSuccess) clock_khz = 0;
+  if (cudaDeviceGetAttribute(&mem_clock_khz, cudaDevAttrMemoryClockRate, dev) != cudaSuccess)
+    mem_clock_khz = 0;
+  cudaGetLastError();
+
+  DeviceInfo info;
+  info.name = p.name;
+  info.sm_count = p.multiProcessorCount;
+  info.memory_gib = static_cast<double>(p.totalGlobalMem) / (1ull << 30);
+  info.sm_clock_mhz = clock_khz / 1e3;
+  info.mem_clock_mhz = mem_clock_khz / 1e3;
+  info.cc_major = p.major;
+  info.cc_minor = p.minor;
+  info.l2_mib = static_cast<double>(p.l2CacheSize) / (1 << 20);
+  info.memory_bus_bits = p.memoryBusWidth;
+  return info;
+#else
+  return std::nullopt;
+#endif
+}
+}  // namespace kfem

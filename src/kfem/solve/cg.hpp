@@ -1,0 +1,126 @@
+// Jacobi-preconditioned conjugate gradients on Kokkos Kernels (spmv + BLAS-1) for the constrained
+// stiffness, and the tip-deflection read-out of the cantilever solution.
+#pragma once
+#include <KokkosBlas1_axpby.hpp>
+#include <KokkosBlas1_dot.hpp>
+#include <KokkosBlas1_mult.hpp>
+#include <KokkosBlas1_nrm2.hpp>
+#include <KokkosSparse_CrsMatrix.hpp>
+#include <KokkosSparse_spmv.hpp>
+#include <Kokkos_Core.hpp>
+#include <chrono>
+#include <string>
+
+#include "kfem/core/types.hpp"
+#include "kfem/sparsity/csr.hpp"
+
+namespace kfem {
+struct CgOptions {
+  double tolerance = 1e-8;  // on ||b - A x||_2 / ||b||_2
+  int max_iterations = 10000;
+};
+
+struct CgResult {
+  int iterations = 0;
+  double relative_residual = 0;  // ||r||_2 / ||b||_2 of the recurrence residual (0 when b = 0)
+  double seconds = 0;            // fenced wall time of the whole solve, set-up included
+  bool converged = false;
+};
+
+namespace cg_detail {
+// Keeps a parameter out of template deduction, so a non-const View converts to View<const S*>.
+template <class T>
+struct nondeduced {
+  using type = T;
+};
+
+// inv(r) = 1 / A(r, r); a row without a nonzero diagonal gets 1 so the preconditioner stays finite.
+template <class Exec, class S, class Inv>
+void inverse_diagonal(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
+                      const Kokkos::View<S*, typename Exec::memory_space>& values, const Inv& inv) {
+  const auto row_map = A.row_map;
+  const auto cols = A.cols;
+  Kokkos::parallel_for(
+      "kfem::cg_inverse_diagonal", Kokkos::RangePolicy<Exec>(exec, 0, A.num_rows),
+      KOKKOS_LAMBDA(ordinal_t r) {
+        S d = S(0);
+        for (offset_t k = row_map(r); k < row_map(r + 1); ++k)
+          if (cols(k) == r) d = values(k);
+        inv(r) = d != S(0) ? S(1) / d : S(1);
+      });
+}
+}  // namespace cg_detail
+
+// Solves A x = b (A symmetric positive definite on the given pattern) from x = 0, stopping when
+// ||r||_2 <= tolerance ||b||_2, after max_iterations, or on a non-positive curvature p.Ap (then
+// converged = false). x must have num_rows entries; A, values, b are only read.
+template <class Exec, class S>
+CgResult conjugate_gradient(
+    const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
+    const Kokkos::View<S*, typename Exec::memory_space>& values,
+    const typename cg_detail::nondeduced<Kokkos::View<const S*, typename Exec::memory_space>>::type& b,
+    const Kokkos::View<S*, typename Exec::memory_space>& x, const CgOptions& opts) {
+  // Everything is typed on Device<Exec, Mem>: Kokkos Kernels 3.4 takes no execution-space instance
+  // and launches on the view's execution space, which for a bare HostSpace view would be OpenMP
+  // even when Exec is Serial.
+  using Device = Kokkos::Device<Exec, typename Exec::memory_space>;
+  using Vec = Kokkos::View<S*, Device>;
+  using Matrix = KokkosSparse::CrsMatrix<S, ordinal_t, Device, void, offset_t>;
+  const ordinal_t n = A.num_rows;
+
+  exec.fence();
+  const auto start = std::chrono::steady_clock::now();
+  const Matrix mat("kfem::cg_matrix", n, values, typename Matrix::StaticCrsGraphType(A.cols, A.row_map));
+  const Vec xd = x;
+  const Kokkos::View<const S*, Device> bd = b;
+  const auto vec = [n](const std::string& label) {
+    return Vec(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
+  };
+  const Vec r = vec("kfem::cg_r"), z = vec("kfem::cg_z"), Ap = vec("kfem::cg_Ap"),
+            inv_diag = vec("kfem::cg_inv_diag");
+  const Vec p("kfem::cg_p", n);  // zero, as the first update p = z + 0 p reads it
+  cg_detail::inverse_diagonal(exec, A, values, inv_diag);
+  Kokkos::deep_copy(exec, xd, S(0));
+  Kokkos::deep_copy(exec, r, bd);
+  exec.fence();  // the Kokkos Kernels calls below run on Exec's default instance, not necessarily on exec
+
+  CgResult res;
+  const double bnorm = KokkosBlas::nrm2(bd);
+  double rnorm = bnorm, rz = 1;
+  for (;;) {
+    res.converged = rnorm <= opts.tolerance * bnorm;
+    if (res.converged || res.iterations >= opts.max_iterations) break;
+    KokkosBlas::mult(S(0), z, S(1), inv_diag, r);  // z = D^-1 r
+    const double rz_next = KokkosBlas::dot(r, z);
+    KokkosBlas::axpby(S(1), z, S(res.iterations == 0 ? 0.0 : rz_next / rz), p);  // p = z + beta p
+    rz = rz_next;
+    KokkosSparse::spmv("N", S(1), mat, p, S(0), Ap);
+    const double pAp = KokkosBlas::dot(p, Ap);
+    if (!(pAp > 0)) break;  // not SPD along p (or NaN): report failure rather than divide by it
+    const double alpha = rz / pAp;
+    KokkosBlas::axpby(S(alpha), p, S(1), xd);
+    KokkosBlas::axpby(S(-alpha), Ap, S(1), r);
+    ++res.iterations;
+    rnorm = KokkosBlas::nrm2(r);
+  }
+  Exec().fence();
+  exec.fence();
+  res.relative_residual = bnorm > 0 ? rnorm / bnorm : 0.0;
+  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return res;
+}
+
+// Mean u_z over the tip nodes, signed: negative for the cantilever, whose load points in -z.
+// S may be const-qualified, so both View<double*> and View<const double*> are accepted.
+template <class Exec, class S>
+double tip_deflection(const Exec& exec, const Kokkos::View<S*, typename Exec::memory_space>& u,
+                      const Kokkos::View<const ordinal_t*, typename Exec::memory_space>& tip_nodes) {
+  const std::size_t count = tip_nodes.extent(0);
+  if (count == 0) return 0.0;
+  double sum = 0;
+  Kokkos::parallel_reduce(
+      "kfem::tip_deflection", Kokkos::RangePolicy<Exec>(exec, 0, count),
+      KOKKOS_LAMBDA(std::size_t i, double& s) { s += double(u(dofs_per_node * tip_nodes(i) + 2)); }, sum);
+  return sum / double(count);
+}
+}  // namespace kfem

@@ -1,0 +1,33 @@
+// Shared test inputs: a small distorted, randomly renumbered beam and helpers to bring results home.
+#pragma once
+#include <Kokkos_Core.hpp>
+
+#include "kfem/assembly/problem.hpp"
+#include "kfem/assembly/reference.hpp"
+#include "kfem/mesh/box.hpp"
+#include "kfem/mesh/renumber.hpp"
+
+namespace kfem::test {
+inline HexMesh distorted_beam(ordinal_t nx = 5, ordinal_t ny = 3, ordinal_t nz = 2) {
+  HexMesh mesh = make_box(BoxSpec{nx, ny, nz, 4.0, 2.0, 1.5});
+  distort(mesh, 0.15, 7);
+  mesh = renumber_nodes(mesh, node_permutation(mesh, Renumbering::random, 11));
+  return shuffle_elements(mesh, 13);
+}
+
+inline Isotropic<double> steel() { return Isotropic<double>::from_young(200e9, 0.333); }
+
+// Device CSR values on the problem's pattern -> host CSR.
+template <class Exec, class S>
+HostCsr<S> to_host(const Problem<Exec>& p, const Kokkos::View<S*, typename Exec::memory_space>& values) {
+  HostCsr<S> A;
+  A.num_rows = p.graph.dof.num_rows;
+  auto rows = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.graph.dof.row_map);
+  auto cols = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.graph.dof.cols);
+  auto vals = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
+  A.row_map.assign(rows.data(), rows.data() + rows.extent(0));
+  A.cols.assign(cols.data(), cols.data() + cols.extent(0));
+  A.vals.assign(vals.data(), vals.data() + vals.extent(0));
+  return A;
+}
+}  // namespace kfem::test

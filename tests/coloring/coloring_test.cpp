@@ -1,0 +1,113 @@
+// Element colourings: greedy (host) and Kokkos Kernels (device) must be valid, grouped
+// consistently, and the checker must name the two elements of a conflict.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "assembly/fixture.hpp"
+#include "backends.hpp"
+#include "kfem/coloring/coloring.hpp"
+#include "kfem/coloring/device_coloring.hpp"
+
+namespace kfem::test {
+namespace {
+struct Case {
+  std::string name;
+  HexMesh mesh;
+};
+std::vector<Case> meshes() {
+  return {{"box_2x2x2", make_box(BoxSpec{2, 2, 2, 1.0, 1.0, 1.0})},
+          {"box_7x4x3", make_box(BoxSpec{7, 4, 3, 7.0, 4.0, 3.0})},
+          {"box_16x2x2", make_box(BoxSpec{})},
+          {"distorted_beam", distorted_beam()},
+          {"distorted_beam_8x6x5", distorted_beam(8, 6, 5)}};
+}
+
+// offsets/order form a counting sort of `color`: a permutation, ascending within each colour,
+// and (for colourings we produce) no empty colour.
+void expect_grouped(const Coloring& c) {
+  ASSERT_GE(c.num_colors(), 1);
+  EXPECT_EQ(c.offsets.front(), 0);
+  EXPECT_EQ(std::size_t(c.offsets.back()), c.color.size());
+  std::vector<ordinal_t> sorted = c.order;
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<ordinal_t> iota(c.color.size());
+  std::iota(iota.begin(), iota.end(), 0);
+  EXPECT_EQ(sorted, iota) << "order is not a permutation of the elements";
+  for (int k = 0; k < c.num_colors(); ++k) {
+    EXPECT_LT(c.offsets[k], c.offsets[k + 1]) << "colour " << k << " is empty";
+    for (ordinal_t p = c.offsets[k]; p < c.offsets[k + 1]; ++p) {
+      EXPECT_EQ(c.color[c.order[p]], k) << "position " << p;
+      if (p > c.offsets[k]) {
+        EXPECT_LT(c.order[p - 1], c.order[p]) << "colour " << k << " not ascending";
+      }
+    }
+  }
+}
+
+TEST(GreedyColoring, ValidAndGrouped) {
+  for (const Case& c : meshes()) {
+    SCOPED_TRACE(c.name);
+    const Coloring col = greedy_coloring(c.mesh);
+    EXPECT_EQ(check_coloring(c.mesh, col), "");
+    expect_grouped(col);
+    EXPECT_LE(col.num_colors(), 27);  // an element touches at most 26 others in a hex grid
+  }
+}
+
+// Any box with >= 2 elements per direction needs 8 colours (the 8 elements around an inner node
+// form a clique); greedy in natural order achieves it with the parity pattern of (i, j, k).
+TEST(GreedyColoring, StructuredBoxInNaturalOrderUsesEightColours) {
+  for (const BoxSpec s : {BoxSpec{2, 2, 2, 1, 1, 1}, BoxSpec{7, 4, 3, 1, 1, 1}, BoxSpec{16, 2, 2, 1, 1, 1}}) {
+    const Coloring col = greedy_coloring(make_box(s));
+    EXPECT_EQ(col.num_colors(), 8);
+    for (ordinal_t k = 0, e = 0; k < s.nz; ++k)
+      for (ordinal_t j = 0; j < s.ny; ++j)
+        for (ordinal_t i = 0; i < s.nx; ++i, ++e) EXPECT_EQ(col.color[e], i % 2 + 2 * (j % 2) + 4 * (k % 2)) << e;
+  }
+}
+
+TEST(GroupByColor, HandExample) {
+  const Coloring c = group_by_color({2, 0, 1, 0, 2, 1});
+  EXPECT_EQ(c.offsets, (std::vector<ordinal_t>{0, 2, 4, 6}));
+  EXPECT_EQ(c.order, (std::vector<ordinal_t>{1, 3, 2, 5, 0, 4}));
+  EXPECT_EQ(c.color, (std::vector<ordinal_t>{2, 0, 1, 0, 2, 1}));
+}
+
+TEST(CheckColoring, NamesBothElementsOfAConflict) {
+  const HexMesh mesh = make_box(BoxSpec{4, 4, 4, 1, 1, 1});
+  std::vector<ordinal_t> color = greedy_coloring(mesh).color;
+  // Elements 21 = (1,1,1) and 22 = (2,1,1) share a face; a fresh colour 8 isolates that one conflict.
+  color[21] = color[22] = 8;
+  const std::string msg = check_coloring(mesh, group_by_color(color));
+  EXPECT_NE(msg.find("elements 21 and 22"), std::string::npos) << msg;
+
+  // Control: the same fresh colour on two elements far apart (opposite corners) is fine.
+  color = greedy_coloring(mesh).color;
+  color[0] = color[63] = 8;
+  EXPECT_EQ(check_coloring(mesh, group_by_color(color)), "");
+
+  Coloring short_one = greedy_coloring(mesh);
+  short_one.color.pop_back();
+  EXPECT_NE(check_coloring(mesh, short_one), "");
+}
+
+template <class Space>
+class DeviceColoring : public ::testing::Test {};
+TYPED_TEST_SUITE(DeviceColoring, ExecSpaces, SpaceName);
+
+TYPED_TEST(DeviceColoring, ValidWithAtMost27Colours) {
+  const TypeParam exec;
+  for (const Case& c : meshes()) {
+    SCOPED_TRACE(c.name);
+    const auto dm = to_device(exec, c.mesh);
+    const Coloring col = device_coloring(exec, dm.conn, dm.num_nodes);
+    EXPECT_EQ(check_coloring(c.mesh, col), "");
+    expect_grouped(col);
+    EXPECT_GE(col.num_colors(), 8);
+    EXPECT_LE(col.num_colors(), 27);
+  }
+}
+}  // namespace
+}  // namespace kfem::test

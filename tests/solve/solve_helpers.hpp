@@ -1,0 +1,55 @@
+// Test helpers for tests/solve: oracle matrices moved to a memory space and back, and host mat-vecs
+// that share nothing with the Kokkos Kernels path under test.
+#pragma once
+#include <Kokkos_Core.hpp>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "kfem/sparsity/csr.hpp"
+
+namespace kfem::test {
+template <class T, class Mem>
+Kokkos::View<T*, Mem> to_view(const std::vector<T>& v, const std::string& label) {
+  Kokkos::View<T*, Mem> out(label, v.size());
+  Kokkos::deep_copy(out,
+                    Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(v.data(), v.size()));
+  return out;
+}
+
+template <class View>
+std::vector<typename View::non_const_value_type> to_vector(const View& v) {
+  std::vector<typename View::non_const_value_type> out(v.extent(0));
+  Kokkos::deep_copy(
+      Kokkos::View<typename View::non_const_value_type*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+          out.data(), out.size()),
+      v);
+  return out;
+}
+
+template <class Mem>
+struct DeviceCsr {
+  CsrGraph<Mem> graph;
+  Kokkos::View<double*, Mem> values;
+};
+
+template <class Mem>
+DeviceCsr<Mem> to_device(const HostCsr<double>& h) {
+  return {{h.num_rows, to_view<offset_t, Mem>(h.row_map, "test::row_map"),
+           to_view<ordinal_t, Mem>(h.cols, "test::cols")},
+          to_view<double, Mem>(h.vals, "test::values")};
+}
+
+inline std::vector<double> host_matvec(const HostCsr<double>& A, const std::vector<double>& x) {
+  std::vector<double> y(A.num_rows, 0.0);
+  for (ordinal_t r = 0; r < A.num_rows; ++r)
+    for (offset_t k = A.row_map[r]; k < A.row_map[r + 1]; ++k) y[r] += A.vals[k] * x[A.cols[k]];
+  return y;
+}
+
+inline double norm2(const std::vector<double>& v) {
+  double s = 0;
+  for (double e : v) s += e * e;
+  return std::sqrt(s);
+}
+}  // namespace kfem::test

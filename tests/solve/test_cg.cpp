@@ -1,0 +1,82 @@
+// Jacobi-CG on a small constrained stiffness, checked by an independent host mat-vec.
+#include <gtest/gtest.h>
+
+#include "backends.hpp"
+#include "kfem/assembly/reference.hpp"
+#include "kfem/mesh/box.hpp"
+#include "kfem/solve/boundary.hpp"
+#include "kfem/solve/cg.hpp"
+#include "solve_helpers.hpp"
+
+namespace {
+using kfem::ordinal_t;
+
+// The constrained 4x2x2 cantilever system, on the host and in Mem.
+template <class Exec>
+struct SmallSystem {
+  using Mem = typename Exec::memory_space;
+  kfem::HostCsr<double> K;  // after Dirichlet, copied back
+  std::vector<double> rhs;
+  kfem::test::DeviceCsr<Mem> A;
+  Kokkos::View<double*, Mem> b;
+  Kokkos::View<ordinal_t*, Mem> tip;
+
+  SmallSystem() {
+    const auto mesh = kfem::make_box({4, 2, 2, 4.0, 2.0, 2.0});
+    K = kfem::assemble_reference(mesh, kfem::Isotropic<double>::from_young(200e9, 0.333));
+    const auto load = kfem::cantilever_load(mesh, 1e6);
+    A = kfem::test::to_device<Mem>(K);
+    b = kfem::test::to_view<double, Mem>(load.force, "rhs");
+    tip = kfem::test::to_view<ordinal_t, Mem>(load.tip_nodes, "tip");
+    kfem::apply_dirichlet(Exec(), A.graph, A.values, b,
+                          kfem::test::to_view<ordinal_t, Mem>(load.fixed_dofs, "fixed"));
+    K.vals = kfem::test::to_vector(A.values);
+    rhs = kfem::test::to_vector(b);
+  }
+};
+
+template <class Exec>
+class ConjugateGradient : public ::testing::Test {};
+TYPED_TEST_SUITE(ConjugateGradient, kfem::test::ExecSpaces, kfem::test::SpaceName);
+
+TYPED_TEST(ConjugateGradient, SolvesConstrainedStiffness) {
+  const SmallSystem<TypeParam> sys;
+  Kokkos::View<double*, typename TypeParam::memory_space> x("x", sys.K.num_rows);
+  kfem::CgOptions opts;
+  opts.tolerance = 1e-10;
+  const auto res = kfem::conjugate_gradient(TypeParam(), sys.A.graph, sys.A.values, sys.b, x, opts);
+  EXPECT_TRUE(res.converged);
+  EXPECT_LE(res.relative_residual, opts.tolerance);
+  EXPECT_GT(res.iterations, 0);
+  EXPECT_LT(res.iterations, sys.K.num_rows);  // Jacobi-CG should need far fewer than n steps
+  EXPECT_GE(res.seconds, 0.0);
+
+  // True residual, independently: the recurrence residual may drift a little from it, hence 100x.
+  const auto xh = kfem::test::to_vector(x);
+  auto r = kfem::test::host_matvec(sys.K, xh);
+  for (std::size_t i = 0; i < r.size(); ++i) r[i] = sys.rhs[i] - r[i];
+  EXPECT_LE(kfem::test::norm2(r), 100 * opts.tolerance * kfem::test::norm2(sys.rhs));
+  EXPECT_LT(kfem::tip_deflection(TypeParam(), x, sys.tip), 0.0);  // the load pushes the tip down
+}
+
+TYPED_TEST(ConjugateGradient, ZeroRhsGivesZeroSolution) {
+  const SmallSystem<TypeParam> sys;
+  Kokkos::View<double*, typename TypeParam::memory_space> b("b", sys.K.num_rows), x("x", sys.K.num_rows);
+  Kokkos::deep_copy(x, 1.0);  // must be overwritten: CG starts from zero
+  const auto res = kfem::conjugate_gradient(TypeParam(), sys.A.graph, sys.A.values, b, x, kfem::CgOptions{});
+  EXPECT_TRUE(res.converged);
+  EXPECT_EQ(res.iterations, 0);
+  for (double v : kfem::test::to_vector(x)) ASSERT_EQ(v, 0.0);
+}
+
+TYPED_TEST(ConjugateGradient, ReportsIterationLimit) {
+  const SmallSystem<TypeParam> sys;
+  Kokkos::View<double*, typename TypeParam::memory_space> x("x", sys.K.num_rows);
+  kfem::CgOptions opts;
+  opts.max_iterations = 3;
+  const auto res = kfem::conjugate_gradient(TypeParam(), sys.A.graph, sys.A.values, sys.b, x, opts);
+  EXPECT_FALSE(res.converged);
+  EXPECT_EQ(res.iterations, 3);
+  EXPECT_GT(res.relative_residual, opts.tolerance);
+}
+}  // namespace

@@ -1,0 +1,116 @@
+// The device DOF graph against the host oracle pattern, and the per-element CSR index
+// (ElementData::slot) checked entry by entry in both layouts.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "assembly/fixture.hpp"
+#include "backends.hpp"
+#include "kfem/assembly/element_data.hpp"
+
+namespace kfem::test {
+namespace {
+template <class Space>
+class Sparsity : public ::testing::Test {};
+TYPED_TEST_SUITE(Sparsity, ExecSpaces, SpaceName);
+
+struct Case {
+  std::string name;
+  HexMesh mesh;
+};
+std::vector<Case> meshes() {
+  return {{"distorted_beam", distorted_beam()}, {"box_4x3x2", make_box(BoxSpec{4, 3, 2, 4.0, 3.0, 2.0})}};
+}
+
+template <class V>
+std::vector<typename V::non_const_value_type> to_vector(const V& v) {
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  return {h.data(), h.data() + h.extent(0)};
+}
+
+TYPED_TEST(Sparsity, DeviceGraphEqualsOraclePattern) {
+  const TypeParam exec;
+  for (const Case& c : meshes()) {
+    SCOPED_TRACE(c.name);
+    const HostCsr<double> ref = reference_pattern(c.mesh);
+    const DeviceMesh<typename TypeParam::memory_space> dm = to_device(exec, c.mesh);
+    const auto g = build_dof_graph(exec, dm.conn, dm.num_nodes);
+    exec.fence();
+    ASSERT_EQ(g.dof.num_rows, ref.num_rows);
+    const auto rows = to_vector(g.dof.row_map);
+    const auto cols = to_vector(g.dof.cols);
+    EXPECT_EQ(rows, ref.row_map);
+    EXPECT_EQ(cols, ref.cols);
+    for (ordinal_t r = 0; r < g.dof.num_rows; ++r)
+      for (offset_t k = rows[r] + 1; k < rows[r + 1]; ++k)
+        ASSERT_LT(cols[k - 1], cols[k]) << "row " << r << " not sorted and unique at " << k;
+
+    // The node graph is the DOF graph with the 3x3 blocks collapsed.
+    const auto nrows = to_vector(g.node.row_map);
+    const auto ncols = to_vector(g.node.cols);
+    ASSERT_EQ(g.node.num_rows, ordinal_t(c.mesh.num_nodes()));
+    for (ordinal_t n = 0; n < g.node.num_rows; ++n) {
+      ASSERT_EQ(rows[3 * n + 1] - rows[3 * n], 3 * (nrows[n + 1] - nrows[n])) << "node " << n;
+      for (offset_t k = nrows[n]; k < nrows[n + 1]; ++k)
+        EXPECT_EQ(cols[rows[3 * n] + 3 * (k - nrows[n])], 3 * ncols[k]) << "node " << n;
+    }
+  }
+}
+
+// Every slot(e,i,j) must land in row 3*node(i/3)+i%3 at column 3*node(j/3)+j%3; elements are
+// taken in a non-trivial (reversed) order so `order` is exercised too.
+template <class Layout, class Exec>
+void check_element_index(const Exec& exec, const HexMesh& mesh) {
+  using Mem = typename Exec::memory_space;
+  const Problem<Exec> p = make_problem(exec, mesh);
+  const ordinal_t ne = p.num_elements();
+  Kokkos::View<ordinal_t*, Mem> order("order", ne);
+  const auto horder = Kokkos::create_mirror_view(order);
+  for (ordinal_t e = 0; e < ne; ++e) horder(e) = ne - 1 - e;
+  Kokkos::deep_copy(exec, order, horder);
+  const auto d = make_element_data<double, Layout>(exec, p.mesh.coords, p.mesh.conn, order, p.graph);
+  exec.fence();
+
+  ElementData<double, Layout, Kokkos::HostSpace> h;  // host mirror so slot() runs here
+  h.num_elements = d.num_elements;
+  h.coords = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.coords);
+  h.nodes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.nodes);
+  h.block = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.block);
+  h.stride = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.stride);
+  const auto rows = to_vector(p.graph.dof.row_map);
+  const auto cols = to_vector(p.graph.dof.cols);
+
+  ASSERT_EQ(h.num_elements, ne);
+  for (ordinal_t e = 0; e < ne; ++e) {
+    const auto& el = mesh.elements[ne - 1 - e];
+    for (int a = 0; a < 8; ++a) {
+      ASSERT_EQ(h.nodes(e, a), el[a]) << "element " << e;
+      for (int j = 0; j < 3; ++j) ASSERT_EQ(h.coords(e, 3 * a + j), mesh.nodes[el[a]][j]);
+    }
+    for (int i = 0; i < 24; ++i) {
+      const ordinal_t row = 3 * el[i / 3] + i % 3;
+      for (int j = 0; j < 24; ++j) {
+        const offset_t s = h.slot(e, i, j);
+        ASSERT_GE(s, rows[row]) << "e " << e << " (" << i << "," << j << ") outside row " << row;
+        ASSERT_LT(s, rows[row + 1]) << "e " << e << " (" << i << "," << j << ") outside row " << row;
+        ASSERT_EQ(cols[s], 3 * el[j / 3] + j % 3) << "e " << e << " (" << i << "," << j << ")";
+      }
+    }
+  }
+}
+
+TYPED_TEST(Sparsity, ElementIndexLayoutLeft) {
+  for (const Case& c : meshes()) {
+    SCOPED_TRACE(c.name);
+    check_element_index<Kokkos::LayoutLeft>(TypeParam(), c.mesh);
+  }
+}
+
+TYPED_TEST(Sparsity, ElementIndexLayoutRight) {
+  for (const Case& c : meshes()) {
+    SCOPED_TRACE(c.name);
+    check_element_index<Kokkos::LayoutRight>(TypeParam(), c.mesh);
+  }
+}
+}  // namespace
+}  // namespace kfem::test

@@ -1,4 +1,5 @@
 # Generates kfem/build_info.hpp at every build: git revision + dirty flag, compiler, flags, build type.
+string(TOUPPER "${CMAKE_BUILD_TYPE}" CMAKE_BUILD_TYPE_UPPER)
 set(KFEM_BUILD_INFO_DIR "${CMAKE_BINARY_DIR}/generated")
 add_custom_target(kfem_build_info
   COMMAND ${CMAKE_COMMAND}
@@ -11,4 +12,3 @@ add_custom_target(kfem_build_info
     -P ${CMAKE_CURRENT_LIST_DIR}/WriteBuildInfo.cmake
   BYPRODUCTS ${KFEM_BUILD_INFO_DIR}/kfem/build_info.hpp
   COMMENT "kfem build info" VERBATIM)
-string(TOUPPER "${CMAKE_BUILD_TYPE}" CMAKE_BUILD_TYPE_UPPER)

@@ -97,15 +97,24 @@ int main(int argc, char** argv) {
   Overrides o;
   auto* info = app.add_subcommand("info", "Kokkos configuration, backends, device properties and CPU topology");
   auto* run = app.add_subcommand("run", "assemble, verify, constrain and solve one problem; write a report");
-  run->add_option("deck", deck_path, "input deck (YAML)")->check(CLI::ExistingFile);
+  run->add_option("deck", deck_path, "input deck (YAML)");
   add_overrides(run, o, true);
   auto* verify = app.add_subcommand("verify", "compare strategies' assembled matrices with the serial oracle");
-  verify->add_option("deck", deck_path, "input deck (YAML)")->check(CLI::ExistingFile);
+  verify->add_option("deck", deck_path, "input deck (YAML)");
   add_overrides(verify, o, false);
   auto* bench = app.add_subcommand("bench", "sweep a deck: timed, verified points into DIR/results.json");
-  bench->add_option("deck", deck_path, "input deck (YAML)")->required()->check(CLI::ExistingFile);
+  bench->add_option("deck", deck_path, "input deck (YAML)")->required();
   bench->add_option("--out", out_dir, "output folder");
   add_overrides(bench, o, false);
+  const auto known = [&](const std::string& name) {
+    for (const auto* sub : app.get_subcommands({}))
+      if (sub->get_name() == name) return true;
+    return false;
+  };
+  if (argc > 1 && argv[1][0] != '-' && !known(argv[1])) {
+    fmt::print(stderr, "kfem: unknown command '{}' (expected info, run, verify or bench; see kfem --help)\n", argv[1]);
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

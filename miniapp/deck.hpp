@@ -17,7 +17,7 @@ struct MeshSpec {
 
 struct Deck {
   std::string source = "<defaults>";
-  std::vector<MeshSpec> meshes{MeshSpec{"box", BoxSpec{}, {}}};
+  std::vector<MeshSpec> meshes{MeshSpec{"16x2x2", BoxSpec{}, {}}};
   Renumbering renumber = Renumbering::natural;
   std::uint64_t seed = 1;
   double distort = 0.0;

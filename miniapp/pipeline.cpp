@@ -32,10 +32,6 @@ double model_bytes(std::int64_t elements, std::int64_t nnz, int scalar_bytes) {
 }
 
 namespace {
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 template <class Exec, class S>
 json point(const Exec& exec, const HexMesh& mesh, const Deck& deck, const PointRequest& req, const Oracle& oracle) {
   using Mem = typename Exec::memory_space;

@@ -1,5 +1,7 @@
 // Element colourings: greedy (host) and Kokkos Kernels (device) must be valid, grouped
 // consistently, and the checker must name the two elements of a conflict.
+#include "kfem/coloring/coloring.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,7 +9,6 @@
 
 #include "assembly/fixture.hpp"
 #include "backends.hpp"
-#include "kfem/coloring/coloring.hpp"
 #include "kfem/coloring/device_coloring.hpp"
 
 namespace kfem::test {
@@ -64,7 +65,8 @@ TEST(GreedyColoring, StructuredBoxInNaturalOrderUsesEightColours) {
     EXPECT_EQ(col.num_colors(), 8);
     for (ordinal_t k = 0, e = 0; k < s.nz; ++k)
       for (ordinal_t j = 0; j < s.ny; ++j)
-        for (ordinal_t i = 0; i < s.nx; ++i, ++e) EXPECT_EQ(col.color[e], i % 2 + 2 * (j % 2) + 4 * (k % 2)) << e;
+        for (ordinal_t i = 0; i < s.nx; ++i, ++e)
+          EXPECT_EQ(col.color[e], i % 2 + 2 * (j % 2) + 4 * (k % 2)) << e;
   }
 }
 

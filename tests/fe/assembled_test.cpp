@@ -17,7 +17,9 @@ double diagonal(const HostCsr<double>& K, ordinal_t row) {
   return K.vals[it - K.cols.begin()];
 }
 
-ordinal_t row_length(const HostCsr<double>& K, ordinal_t row) { return ordinal_t(K.row_map[row + 1] - K.row_map[row]); }
+ordinal_t row_length(const HostCsr<double>& K, ordinal_t row) {
+  return ordinal_t(K.row_map[row + 1] - K.row_map[row]);
+}
 
 // A linear displacement is reproduced exactly by trilinear elements, so the internal forces of
 // every node whose patch is complete (not on the boundary) cancel, however distorted the mesh.

@@ -22,13 +22,16 @@ struct Mat24 {
 };
 
 // Reference corner a in [0,1]^3 (Gmsh order).
-double corner(int a, int dir) { return 0.5 * (1 + hex8::node_sign(a, dir)); }
+double corner(int a, int dir) {
+  return 0.5 * (1 + hex8::node_sign(a, dir));
+}
 
 // x = origin + sum_dir corner(a,dir) * edge[dir]: a parallelepiped spanned by three edge vectors.
 ElementCoords parallelepiped(const double edge[3][3]) {
   ElementCoords X;
   for (int a = 0; a < 8; ++a)
-    for (int j = 0; j < 3; ++j) X[a][j] = 0.3 * j + corner(a, 0) * edge[0][j] + corner(a, 1) * edge[1][j] + corner(a, 2) * edge[2][j];
+    for (int j = 0; j < 3; ++j)
+      X[a][j] = 0.3 * j + corner(a, 0) * edge[0][j] + corner(a, 1) * edge[1][j] + corner(a, 2) * edge[2][j];
   return X;
 }
 
@@ -38,7 +41,9 @@ struct Element {
   double volume;  // exact volume, or < 0 where there is no closed form at hand
 };
 
-void PrintTo(const Element& e, std::ostream* os) { *os << e.name; }  // instead of a byte dump
+void PrintTo(const Element& e, std::ostream* os) {
+  *os << e.name;
+}  // instead of a byte dump
 
 std::vector<Element> elements() {
   const double unit[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
@@ -49,8 +54,9 @@ std::vector<Element> elements() {
                      sheared[0][2] * (sheared[1][0] * sheared[2][1] - sheared[1][1] * sheared[2][0]);
   // Not a parallelepiped: every corner moved independently (non-planar faces, varying det J).
   ElementCoords distorted = parallelepiped(sheared);
-  const double jitter[8][3] = {{0.10, -0.05, 0.02}, {-0.08, 0.06, 0.04},  {0.03, 0.09, -0.07}, {0.05, -0.02, 0.11},
-                               {-0.06, 0.04, -0.09}, {0.12, 0.01, 0.05}, {-0.04, -0.10, 0.03}, {0.07, 0.08, -0.04}};
+  const double jitter[8][3] = {{0.10, -0.05, 0.02},  {-0.08, 0.06, 0.04},  {0.03, 0.09, -0.07},
+                               {0.05, -0.02, 0.11},  {-0.06, 0.04, -0.09}, {0.12, 0.01, 0.05},
+                               {-0.04, -0.10, 0.03}, {0.07, 0.08, -0.04}};
   for (int a = 0; a < 8; ++a)
     for (int j = 0; j < 3; ++j) distorted[a][j] += jitter[a][j];
   return {{"UnitCube", parallelepiped(unit), 1.0},
@@ -155,7 +161,8 @@ const Isotropic<double> kMaterial = Isotropic<double>::from_young(200e9, 0.3);
 class ElementProperties : public ::testing::TestWithParam<Element> {};
 
 TEST_P(ElementProperties, OracleAndBlockFormAreSymmetric) {
-  const Mat24<double> forms[2] = {oracle_matrix(GetParam().X, kMaterial), block_matrix(GetParam().X, kMaterial)};
+  const Mat24<double> forms[2] = {oracle_matrix(GetParam().X, kMaterial),
+                                  block_matrix(GetParam().X, kMaterial)};
   for (const auto& K : forms) {
     const double tol = 1e-14 * max_abs(K);
     for (int i = 0; i < 24; ++i)
@@ -230,6 +237,27 @@ TEST_P(ElementProperties, FloatBlockFormAgreesWithDouble) {
   EXPECT_LE(max_diff(Kf, Kd), 1e-5 * max_abs(Kd));
 }
 
+// The lane-parallel pieces the warp mappings use must reproduce jacobian/invert3 exactly enough.
+TEST_P(ElementProperties, LaneHelpersMatchJacobianAndInverse) {
+  const ElementCoords& X = GetParam().X;
+  for (int q = 0; q < hex8::num_qp; ++q) {
+    double J[3][3], Jinv[3][3];
+    hex8::jacobian<double>(X, q, J);
+    const double det = hex8::invert3<double>(J, Jinv);
+    EXPECT_NEAR(hex8::determinant<double>(J), det, 1e-14 * std::abs(det));
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        double sum = 0, identity = 0;
+        for (int a = 0; a < 8; ++a) sum += hex8::jacobian_term<double>(q, a, i, X[a][j]);
+        for (int k = 0; k < 3; ++k) identity += J[i][k] * Jinv[k][j];
+        EXPECT_NEAR(sum, J[i][j], 1e-14);
+        EXPECT_NEAR(hex8::inverse_entry<double>(J, i, j, det), Jinv[i][j],
+                    1e-13 * std::abs(Jinv[i][j]) + 1e-15);
+        EXPECT_NEAR(identity, i == j ? 1.0 : 0.0, 1e-14);
+      }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Hex8, ElementProperties, ::testing::ValuesIn(elements()),
                          [](const ::testing::TestParamInfo<Element>& info) { return info.param.name; });
 
@@ -246,7 +274,8 @@ TEST(Hex8Shape, PartitionOfUnityAndNodalInterpolation) {
   }
   for (int a = 0; a < 8; ++a)
     for (int b = 0; b < 8; ++b) {
-      const double v = hex8::shape<double>(a, hex8::node_sign(b, 0), hex8::node_sign(b, 1), hex8::node_sign(b, 2));
+      const double v =
+          hex8::shape<double>(a, hex8::node_sign(b, 0), hex8::node_sign(b, 1), hex8::node_sign(b, 2));
       EXPECT_EQ(v, a == b ? 1.0 : 0.0) << "N_" << a << " at node " << b;
     }
 }

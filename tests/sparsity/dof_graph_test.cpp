@@ -85,7 +85,7 @@ void check_element_index(const Exec& exec, const HexMesh& mesh) {
     const auto& el = mesh.elements[ne - 1 - e];
     for (int a = 0; a < 8; ++a) {
       ASSERT_EQ(h.nodes(e, a), el[a]) << "element " << e;
-      for (int j = 0; j < 3; ++j) ASSERT_EQ(h.coords(e, 3 * a + j), mesh.nodes[el[a]][j]);
+      for (int j = 0; j < 3; ++j) ASSERT_EQ(h.coords(e, 3 * a + j), mesh.nodes[el[a]][j] - mesh.nodes[el[0]][j]);  // relative to node 0
     }
     for (int i = 0; i < 24; ++i) {
       const ordinal_t row = 3 * el[i / 3] + i % 3;

@@ -13,7 +13,7 @@ template <class S, class Layout, class MemorySpace>
 struct ElementData {
   using scalar_type = S;
   ordinal_t num_elements = 0;
-  Kokkos::View<S* [24], Layout, MemorySpace> coords;      // x_a,j at 3a+j
+  Kokkos::View<S* [24], Layout, MemorySpace> coords;      // x_a,j - x_0,j at 3a+j (see below)
   Kokkos::View<ordinal_t* [8], Layout, MemorySpace> nodes;  // global node ids
   // The CSR index (kiran §4.1): 64 entries per element, the position of (3 n_a, 3 n_b) at 8a+b;
   // stride(e,a) is the length of node a's DOF rows, so component c's row starts c*stride later.
@@ -48,10 +48,13 @@ ElementData<S, Layout, typename Exec::memory_space> make_element_data(const Exec
   const auto out = d;
   Kokkos::parallel_for("kfem::element_data", Kokkos::RangePolicy<Exec>(exec, 0, ne), KOKKOS_LAMBDA(ordinal_t e) {
     const ordinal_t src = order(e);
+    const ordinal_t n0 = conn(src, 0);
     for (int a = 0; a < 8; ++a) {
       const ordinal_t na = conn(src, a);
       out.nodes(e, a) = na;
-      for (int j = 0; j < 3; ++j) out.coords(e, 3 * a + j) = S(coords(na, j));
+      // Relative to node 0, subtracted in double: J = sum_a dN_a x_a is translation invariant,
+      // and absolute coordinates (x ~ 16 m, h ~ 0.03 m) would cost float J ~3 digits to cancellation.
+      for (int j = 0; j < 3; ++j) out.coords(e, 3 * a + j) = S(coords(na, j) - coords(n0, j));
       out.stride(e, a) = slot_t(dof_rows(3 * na + 1) - dof_rows(3 * na));
       for (int b = 0; b < 8; ++b) {  // binary search for n_b in node row n_a
         const ordinal_t nb = conn(src, b);

@@ -13,7 +13,10 @@ ElementCoords element_coords(const HexMesh& mesh, std::size_t e) {
   return X;
 }
 
-void reference_element_matrix(const ElementCoords& X, const Isotropic<double>& m, double Ke[24][24]) {
+void reference_element_matrix(const ElementCoords& coords, const Isotropic<double>& m, double Ke[24][24]) {
+  double X[8][3];  // plain array: the shared hex8 functions are host+device code
+  for (int a = 0; a < 8; ++a)
+    for (int j = 0; j < 3; ++j) X[a][j] = coords[a][j];
   double D[6][6];
   m.voigt(D);
   for (int i = 0; i < 24; ++i)

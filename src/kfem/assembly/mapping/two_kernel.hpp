@@ -24,7 +24,7 @@ struct TwoKernel {
       geometry_ = Geom(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::twokernel_geometry"), d.num_elements);
     const Geom geom = std::any_cast<Geom>(geometry_);
 
-    constexpr int scratch1 = 24 + 72 + 8;
+    constexpr int scratch1 = padded(24 + 72 + 8);
     const int ept = lanes::on_host<Exec> ? 1 : elements_per_team;
     Kokkos::parallel_for("kfem::assemble[twokernel:geometry]", warp_policy(exec, end - begin, ept, scratch1 * sizeof(S)),
                          KOKKOS_LAMBDA(const Member& t) {

@@ -60,7 +60,7 @@ struct Warp {
               ordinal_t end, const Adder& add) const {
     using S = typename Data::scalar_type;
     using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
-    constexpr int scratch = 24 + 9 + 72;
+    constexpr int scratch = padded(24 + 9 + 72);
     const int ept = lanes::on_host<Exec> ? 1 : elements_per_team;
     Kokkos::parallel_for("kfem::assemble[warp]", warp_policy(exec, end - begin, ept, scratch * sizeof(S)),
                          KOKKOS_LAMBDA(const Member& t) {

@@ -53,6 +53,10 @@ KOKKOS_INLINE_FUNCTION void scatter_lane(int l, ordinal_t e, const Data& d, cons
           acc(d.slot(e, 3 * E::a(l, i) + c, 3 * E::b(l, k) + dd), K(((i * E::nb + k) * 3 + c) * 3 + dd));
 }
 
+// Per-warp scratch sizes are padded to 16 bytes: Kokkos places member k's scratch at k * size and
+// aligns each request, so an odd size (105 floats) would let neighbouring warps overlap.
+constexpr int padded(int count) { return (count + 3) / 4 * 4; }
+
 // Team policy for warp mappings: each team member is one element handled by 32 lanes.
 template <class Exec>
 Kokkos::TeamPolicy<Exec> warp_policy(const Exec& exec, ordinal_t n, int elements_per_team, std::size_t scratch_bytes) {

@@ -330,11 +330,14 @@ def make_figures(doc, points, out_dir):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("results", help="results.json from `kfem bench` (or a `kfem run` report)")
-    ap.add_argument("--out", help="output folder (default: the folder of RESULTS)")
+    ap.add_argument("results", nargs="+",
+                    help="results.json from `kfem bench` (or a `kfem run` report); several files of one sweep "
+                         "split across runs are merged (context of the first, points of all)")
+    ap.add_argument("--out", help="output folder (default: the folder of the first RESULTS)")
     args = ap.parse_args()
-    doc = load(args.results)
-    out_dir = args.out or os.path.dirname(os.path.abspath(args.results))
+    docs = [load(path) for path in args.results]
+    doc = dict(docs[0], points=[p for d in docs for p in d.get("points", [])])
+    out_dir = args.out or os.path.dirname(os.path.abspath(args.results[0]))
     os.makedirs(out_dir, exist_ok=True)
     all_points = doc.get("points", [])
     good = points_of(doc)

@@ -2,7 +2,12 @@
 execute_process(COMMAND git -C "${SOURCE_DIR}" rev-parse --short=12 HEAD
                 OUTPUT_VARIABLE rev OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0 OR rev STREQUAL "")
-  set(rev "unknown")
+  # Trees copied without .git (an offline GPU machine) take the revision scripts/pack-gpu recorded.
+  if(DEFINED ENV{KFEM_GIT_REVISION})
+    set(rev "$ENV{KFEM_GIT_REVISION}")
+  else()
+    set(rev "unknown")
+  endif()
 endif()
 execute_process(COMMAND git -C "${SOURCE_DIR}" status --porcelain --untracked-files=no
                 OUTPUT_VARIABLE st ERROR_QUIET RESULT_VARIABLE rc2)

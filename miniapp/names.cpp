@@ -12,7 +12,8 @@ const std::vector<std::pair<std::string, MappingKind>> mappings = {
     {"warp8", MappingKind::warp8},             {"ppni4", MappingKind::ppni4},
     {"ppni8", MappingKind::ppni8},             {"twokernel", MappingKind::twokernel},
     {"warp4-scratch", MappingKind::warp4_scratch}, {"warp4-atomic", MappingKind::warp4_atomic},
-    {"warp4-vreduce", MappingKind::warp4_vreduce}};
+    {"warp4-vreduce", MappingKind::warp4_vreduce}, {"sym300", MappingKind::sym300},
+    {"sym300x2", MappingKind::sym300x2}};
 const std::vector<std::pair<std::string, RaceKind>> races = {
     {"colored", RaceKind::colored}, {"atomic", RaceKind::atomic}, {"scatter", RaceKind::scatter}};
 

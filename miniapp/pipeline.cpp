@@ -47,6 +47,7 @@ json point(const Exec& exec, const HexMesh& mesh, const Deck& deck, const PointR
   {
     ScopedRegion r("kfem::setup::graph");
     setup["graph_s"] = time_fenced(exec, [&] { p.graph = build_dof_graph(exec, p.mesh.conn, p.mesh.num_nodes); });
+    setup["lower_graph_s"] = time_fenced(exec, [&] { p.lower = lower_triangle(exec, p.graph.dof); });
   }
   p.natural = Kokkos::View<ordinal_t*, Mem>("kfem::natural_order", mesh.num_elements());
   Kokkos::parallel_for("kfem::iota", Kokkos::RangePolicy<Exec>(exec, 0, mesh.num_elements()),
@@ -70,8 +71,6 @@ json point(const Exec& exec, const HexMesh& mesh, const Deck& deck, const PointR
     set_coloring(exec, p, std::move(c));
   }
 
-  const offset_t nnz = p.graph.dof.nnz();
-  Kokkos::View<S*, Mem> values(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::values"), nnz);
   std::unique_ptr<AssemblerBase<Exec, S>> assembler;
   {
     ScopedRegion r("kfem::setup::element_data");
@@ -84,6 +83,12 @@ json point(const Exec& exec, const HexMesh& mesh, const Deck& deck, const PointR
     });
   }
   out["setup"] = setup;
+  // Symmetric mappings fill the lower triangle (columns <= row) only.
+  const bool lower = assembler->lower();
+  const CsrGraph<Mem>& target = lower ? p.lower : p.graph.dof;
+  const offset_t nnz = target.nnz();
+  Kokkos::View<S*, Mem> values(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::values"), nnz);
+  out["storage"] = lower ? "lower" : "full";
 
   // Timed assembly. Before every run (warm-up included) the values are poisoned with NaN so a
   // run that skips its own zeroing or leaves entries unwritten cannot pass verification.
@@ -103,9 +108,9 @@ json point(const Exec& exec, const HexMesh& mesh, const Deck& deck, const PointR
   HostCsr<S> got;
   {
     ScopedRegion r("kfem::verify");
-    got.num_rows = p.graph.dof.num_rows;
-    auto rows = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.graph.dof.row_map);
-    auto cols = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.graph.dof.cols);
+    got.num_rows = target.num_rows;
+    auto rows = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), target.row_map);
+    auto cols = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), target.cols);
     auto vals = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
     got.row_map.assign(rows.data(), rows.data() + rows.extent(0));
     got.cols.assign(cols.data(), cols.data() + cols.extent(0));
@@ -113,7 +118,8 @@ json point(const Exec& exec, const HexMesh& mesh, const Deck& deck, const PointR
   }
   const double tol = std::is_same<S, float>::value ? 1e-5 : 1e-12;
   if (oracle.matrix) {
-    const MatrixDiff d = compare(got, *oracle.matrix);
+    if (lower && !oracle.lower) oracle.lower = lower_part(*oracle.matrix);
+    const MatrixDiff d = compare(got, lower ? *oracle.lower : *oracle.matrix);
     out["verification"] = {{"status", d.same_pattern && d.max_rel <= tol ? "passed" : "FAILED"},
                            {"max_abs", d.max_abs}, {"max_rel", d.max_rel}, {"max_entry_rel", d.max_entry_rel},
                            {"same_pattern", d.same_pattern}, {"tolerance", tol},
@@ -121,7 +127,7 @@ json point(const Exec& exec, const HexMesh& mesh, const Deck& deck, const PointR
   } else {
     out["verification"] = {{"status", "skipped"}, {"reason", "mesh above bench.verify_limit"}};
   }
-  if (!deck.export_matrix.empty() && req.solve) write_matrix_market(deck.export_matrix, got, false);
+  if (!deck.export_matrix.empty() && req.solve) write_matrix_market(deck.export_matrix, got, lower);
 
   if (req.solve) {
     ScopedRegion r("kfem::solve");
@@ -135,8 +141,10 @@ json point(const Exec& exec, const HexMesh& mesh, const Deck& deck, const PointR
                                  bc.fixed_dofs.data(), bc.fixed_dofs.size()));
     Kokkos::deep_copy(tip, Kokkos::View<const ordinal_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
                                bc.tip_nodes.data(), bc.tip_nodes.size()));
-    const double bc_s = time_fenced(exec, [&] { apply_dirichlet(exec, p.graph.dof, values, rhs, fixed); });
-    const CgResult cg = conjugate_gradient(exec, p.graph.dof, values, rhs, u, CgOptions{deck.tolerance, deck.max_iterations});
+    const double bc_s = time_fenced(exec, [&] { apply_dirichlet(exec, target, values, rhs, fixed); });
+    CgOptions opts{deck.tolerance, deck.max_iterations};
+    opts.symmetric_storage = lower;  // y = (L + L^T - D) x on the lower triangle
+    const CgResult cg = conjugate_gradient(exec, target, values, rhs, u, opts);
     const double tipz = tip_deflection(exec, u, tip);
     double lx = 0, ly = 0, lz = 0;  // bounding box for the beam-theory comparison
     {

@@ -24,6 +24,7 @@ struct PointRequest {
 struct Oracle {
   std::optional<HostCsr<double>> matrix;  // empty when the mesh is above the deck's verify_limit
   double seconds = 0;
+  mutable std::optional<HostCsr<double>> lower;  // its lower triangle, for symmetric storage
   mutable std::optional<Coloring> greedy;  // filled by the first coloured point
   mutable double greedy_seconds = 0;
 };

@@ -20,11 +20,13 @@ inline Isotropic<double> steel() { return Isotropic<double>::from_young(200e9, 0
 
 // Device CSR values on the problem's pattern -> host CSR.
 template <class Exec, class S>
-HostCsr<S> to_host(const Problem<Exec>& p, const Kokkos::View<S*, typename Exec::memory_space>& values) {
+HostCsr<S> to_host(const Problem<Exec>& p, const Kokkos::View<S*, typename Exec::memory_space>& values,
+                   bool lower = false) {
+  const auto& g = lower ? p.lower : p.graph.dof;
   HostCsr<S> A;
-  A.num_rows = p.graph.dof.num_rows;
-  auto rows = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.graph.dof.row_map);
-  auto cols = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.graph.dof.cols);
+  A.num_rows = g.num_rows;
+  auto rows = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g.row_map);
+  auto cols = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g.cols);
   auto vals = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
   A.row_map.assign(rows.data(), rows.data() + rows.extent(0));
   A.cols.assign(cols.data(), cols.data() + cols.extent(0));

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "kfem/core/types.hpp"
 #include "kfem/sparsity/csr.hpp"
 
 namespace kfem::test {
@@ -38,6 +39,19 @@ DeviceCsr<Mem> to_device(const HostCsr<double>& h) {
   return {{h.num_rows, to_view<offset_t, Mem>(h.row_map, "test::row_map"),
            to_view<ordinal_t, Mem>(h.cols, "test::cols")},
           to_view<double, Mem>(h.vals, "test::values")};
+}
+
+// The lower triangle (columns <= row) of a host CSR, built here independently of lower_triangle().
+inline HostCsr<double> lower_of(const HostCsr<double>& A) {
+  HostCsr<double> L;
+  L.num_rows = A.num_rows;
+  L.row_map.push_back(0);
+  for (ordinal_t r = 0; r < A.num_rows; ++r) {
+    for (offset_t k = A.row_map[r]; k < A.row_map[r + 1]; ++k)
+      if (A.cols[k] <= r) L.cols.push_back(A.cols[k]), L.vals.push_back(A.vals[k]);
+    L.row_map.push_back(offset_t(L.cols.size()));
+  }
+  return L;
 }
 
 inline std::vector<double> host_matvec(const HostCsr<double>& A, const std::vector<double>& x) {

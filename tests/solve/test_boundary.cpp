@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <utility>
 
 #include "backends.hpp"
 #include "kfem/assembly/reference.hpp"
@@ -109,5 +110,36 @@ TYPED_TEST(ApplyDirichlet, ZeroesFixedRowsAndColumnsOnly) {
       ASSERT_NEAR(vals[k], at(c, r), 1e-14 * scale) << "asymmetric at (" << r << ", " << c << ")";
     }
   }
+}
+
+// Lower storage takes the same zeroing: each kept entry equals the full matrix's after Dirichlet.
+TYPED_TEST(ApplyDirichlet, LowerStorageMatchesFullStorage) {
+  using Mem = typename TypeParam::memory_space;
+  kfem::HexMesh mesh = kfem::make_box({5, 2, 3, 5.0, 2.0, 3.0});
+  kfem::distort(mesh, 0.15, 3);
+  const auto K = kfem::assemble_reference(mesh, kfem::Isotropic<double>::from_young(200e9, 0.333));
+  const auto L = kfem::test::lower_of(K);
+  const auto load = kfem::cantilever_load(mesh, 1e6);
+  const auto fixed = kfem::test::to_view<ordinal_t, Mem>(load.fixed_dofs, "fixed");
+  const auto constrain = [&](const kfem::HostCsr<double>& M) {
+    const auto A = kfem::test::to_device<Mem>(M);
+    const auto b = kfem::test::to_view<double, Mem>(load.force, "rhs");
+    kfem::apply_dirichlet(TypeParam(), A.graph, A.values, b, fixed);
+    return std::make_pair(kfem::test::to_vector(A.values), kfem::test::to_vector(b));
+  };
+  const auto [full_vals, full_rhs] = constrain(K);
+  const auto [lower_vals, lower_rhs] = constrain(L);
+  EXPECT_EQ(lower_rhs, full_rhs);
+  std::vector<char> is_fixed(K.num_rows, 0);
+  for (ordinal_t d : load.fixed_dofs) is_fixed[d] = 1;
+  for (ordinal_t r = 0; r < K.num_rows; ++r)  // lower rows are prefixes of the sorted full rows
+    for (kfem::offset_t k = L.row_map[r]; k < L.row_map[r + 1]; ++k) {
+      const kfem::offset_t kf = K.row_map[r] + (k - L.row_map[r]);
+      ASSERT_EQ(L.cols[k], K.cols[kf]);
+      ASSERT_EQ(lower_vals[k], full_vals[kf]) << "entry (" << r << ", " << L.cols[k] << ")";
+      if (is_fixed[r] || is_fixed[L.cols[k]]) {
+        ASSERT_EQ(lower_vals[k], L.cols[k] == r ? 1.0 : 0.0);
+      }
+    }
 }
 }  // namespace

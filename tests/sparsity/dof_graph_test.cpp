@@ -68,7 +68,7 @@ void check_element_index(const Exec& exec, const HexMesh& mesh) {
   const auto horder = Kokkos::create_mirror_view(order);
   for (ordinal_t e = 0; e < ne; ++e) horder(e) = ne - 1 - e;
   Kokkos::deep_copy(exec, order, horder);
-  const auto d = make_element_data<double, Layout>(exec, p.mesh.coords, p.mesh.conn, order, p.graph);
+  const auto d = make_element_data<double, Layout>(exec, p.mesh.coords, p.mesh.conn, order, p.graph, p.graph.dof);
   exec.fence();
 
   ElementData<double, Layout, Kokkos::HostSpace> h;  // host mirror so slot() runs here

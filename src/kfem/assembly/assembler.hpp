@@ -5,6 +5,7 @@
 #pragma once
 #include <Kokkos_Core.hpp>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "kfem/assembly/element_data.hpp"
@@ -18,14 +19,22 @@ class AssemblerBase {  // type-erased face for the driver's registry
   using Values = Kokkos::View<S*, typename Exec::memory_space>;
   virtual ~AssemblerBase() = default;
   virtual void assemble(const Values& values) = 0;
+  virtual bool lower() const = 0;  // writes the lower triangle (Problem::lower) instead of the full pattern
 };
+
+// Mappings that compute only Ke's lower triangle declare `static constexpr bool lower = true`.
+template <class M, class = void>
+struct stores_lower : std::false_type {};
+template <class M>
+struct stores_lower<M, std::void_t<decltype(M::lower)>> : std::integral_constant<bool, M::lower> {};
 
 template <class Exec, class Mapping, class Race, class S>
 class Assembler final : public AssemblerBase<Exec, S> {
  public:
   using Mem = typename Exec::memory_space;
   using Values = Kokkos::View<S*, Mem>;
-  using Data = ElementData<S, typename Mapping::layout, Mem>;
+  static constexpr bool Lower = stores_lower<Mapping>::value;
+  using Data = ElementData<S, typename Mapping::layout, Mem, Lower>;
 
   Assembler(const Exec& exec, const Problem<Exec>& p, const Isotropic<S>& m, Mapping mapping = {})
       : exec_(exec), material_(m), mapping_(mapping), runner_(Values()) {
@@ -35,8 +44,10 @@ class Assembler final : public AssemblerBase<Exec, S> {
     } else {
       offsets_ = {0, p.num_elements()};
     }
-    data_ = make_element_data<S, typename Mapping::layout>(exec, p.mesh.coords, p.mesh.conn,
-                                                           Race::needs_coloring ? p.by_color : p.natural, p.graph);
+    if (Lower && p.lower.num_rows != p.graph.dof.num_rows) throw std::logic_error("symmetric mapping needs Problem::lower");
+    data_ = make_element_data<S, typename Mapping::layout, Lower>(
+        exec, p.mesh.coords, p.mesh.conn, Race::needs_coloring ? p.by_color : p.natural, p.graph,
+        Lower ? p.lower : p.graph.dof);
     exec.fence();
   }
 
@@ -51,6 +62,7 @@ class Assembler final : public AssemblerBase<Exec, S> {
     });
   }
 
+  bool lower() const override { return Lower; }
   const Data& data() const { return data_; }
 
  private:

@@ -9,33 +9,45 @@
 #include "kfem/sparsity/dof_graph.hpp"
 
 namespace kfem {
-template <class S, class Layout, class MemorySpace>
+template <class S, class Layout, class MemorySpace, bool Lower = false>
 struct ElementData {
   using scalar_type = S;
+  static constexpr bool lower = Lower;  // target is the lower triangle only (symmetric storage)
   ordinal_t num_elements = 0;
   Kokkos::View<S* [24], Layout, MemorySpace> coords;      // x_a,j - x_0,j at 3a+j (see below)
   Kokkos::View<ordinal_t* [8], Layout, MemorySpace> nodes;  // global node ids
   // The CSR index (kiran §4.1): 64 entries per element, the position of (3 n_a, 3 n_b) at 8a+b;
-  // stride(e,a) is the length of node a's DOF rows, so component c's row starts c*stride later.
+  // stride(e,a) is how much later the next component's row of node a starts, less its column offset.
+  // Lower storage keeps only blocks with n_b <= n_a: (a,b) and (b,a) then hold the same position.
   Kokkos::View<slot_t* [64], Layout, MemorySpace> block;
   Kokkos::View<slot_t* [8], Layout, MemorySpace> stride;
 
-  // Position in the CSR value array of Ke(i, j).
+  // Position in the CSR value array of Ke(i, j); for lower storage, of the mirrored entry when
+  // Ke(i, j) lies above the diagonal of the global matrix (Ke is symmetric, so its value is the same).
   KOKKOS_INLINE_FUNCTION slot_t slot(ordinal_t e, int i, int j) const {
-    return block(e, 8 * (i / 3) + j / 3) + (i % 3) * stride(e, i / 3) + j % 3;
+    int a = i / 3, c = i % 3, b = j / 3, d = j % 3;
+    if (!Lower) return block(e, 8 * a + b) + c * stride(e, a) + d;
+    if (nodes(e, a) < nodes(e, b) || (a == b && c < d)) {
+      const int ta = a, tc = c;
+      a = b, c = d, b = ta, d = tc;
+    }
+    // Row 3n+c of node n holds 3*(lower neighbours) + c + 1 columns: c*(c+1)/2 counts the
+    // diagonal-block entries of the earlier component rows.
+    return block(e, 8 * a + b) + c * stride(e, a) + c * (c + 1) / 2 + d;
   }
 };
 
-// Gathers coordinates and node ids of elements order(0..n) and computes their CSR index on the device.
-template <class S, class Layout, class Exec, class Coords, class Conn, class Order>
-ElementData<S, Layout, typename Exec::memory_space> make_element_data(const Exec& exec, const Coords& coords,
-                                                                      const Conn& conn, const Order& order,
-                                                                      const DofGraph<typename Exec::memory_space>& g) {
+// Gathers coordinates and node ids of elements order(0..n) and computes their CSR index on the
+// device, for the full pattern (target = g.dof) or its lower triangle (Lower, target from lower_triangle).
+template <class S, class Layout, bool Lower = false, class Exec, class Coords, class Conn, class Order>
+ElementData<S, Layout, typename Exec::memory_space, Lower> make_element_data(
+    const Exec& exec, const Coords& coords, const Conn& conn, const Order& order,
+    const DofGraph<typename Exec::memory_space>& g, const CsrGraph<typename Exec::memory_space>& target) {
   using Mem = typename Exec::memory_space;
-  if (g.dof.nnz() > std::numeric_limits<slot_t>::max())
-    throw InputError("matrix has " + std::to_string(g.dof.nnz()) + " entries, more than 32-bit CSR slots address");
+  if (target.nnz() > std::numeric_limits<slot_t>::max())
+    throw InputError("matrix has " + std::to_string(target.nnz()) + " entries, more than 32-bit CSR slots address");
   const ordinal_t ne = static_cast<ordinal_t>(order.extent(0));
-  ElementData<S, Layout, Mem> d;
+  ElementData<S, Layout, Mem, Lower> d;
   d.num_elements = ne;
   const auto alloc = [](const char* label) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)); };
   d.coords = decltype(d.coords)(alloc("kfem::elem_coords"), ne);
@@ -44,7 +56,7 @@ ElementData<S, Layout, typename Exec::memory_space> make_element_data(const Exec
   d.stride = decltype(d.stride)(alloc("kfem::csr_stride"), ne);
   const auto node_rows = g.node.row_map;
   const auto node_cols = g.node.cols;
-  const auto dof_rows = g.dof.row_map;
+  const auto rows = target.row_map;
   const auto out = d;
   Kokkos::parallel_for("kfem::element_data", Kokkos::RangePolicy<Exec>(exec, 0, ne), KOKKOS_LAMBDA(ordinal_t e) {
     const ordinal_t src = order(e);
@@ -55,15 +67,11 @@ ElementData<S, Layout, typename Exec::memory_space> make_element_data(const Exec
       // Relative to node 0, subtracted in double: J = sum_a dN_a x_a is translation invariant,
       // and absolute coordinates (x ~ 16 m, h ~ 0.03 m) would cost float J ~3 digits to cancellation.
       for (int j = 0; j < 3; ++j) out.coords(e, 3 * a + j) = S(coords(na, j) - coords(n0, j));
-      out.stride(e, a) = slot_t(dof_rows(3 * na + 1) - dof_rows(3 * na));
-      for (int b = 0; b < 8; ++b) {  // binary search for n_b in node row n_a
-        const ordinal_t nb = conn(src, b);
-        offset_t lo = node_rows(na), hi = node_rows(na + 1);
-        while (lo < hi) {
-          const offset_t mid = (lo + hi) / 2;
-          if (node_cols(mid) < nb) lo = mid + 1; else hi = mid;
-        }
-        out.block(e, 8 * a + b) = slot_t(dof_rows(3 * na) + 3 * (lo - node_rows(na)));
+      out.stride(e, a) = slot_t(rows(3 * na + 1) - rows(3 * na) - (Lower ? 1 : 0));
+      for (int b = 0; b < 8; ++b) {
+        ordinal_t r = na, c = conn(src, b);
+        if (Lower && c > r) r = c, c = na;  // the block lives in the row of the larger node
+        out.block(e, 8 * a + b) = slot_t(rows(3 * r) + 3 * position_in_row(node_rows, node_cols, r, c));
       }
     }
   });

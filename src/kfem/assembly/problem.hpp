@@ -5,6 +5,7 @@
 #include "kfem/coloring/coloring.hpp"
 #include "kfem/mesh/hex_mesh.hpp"
 #include "kfem/sparsity/dof_graph.hpp"
+#include "kfem/sparsity/lower.hpp"
 
 namespace kfem {
 template <class MemorySpace>
@@ -39,6 +40,7 @@ struct Problem {
   Coloring coloring;                                   // empty until a coloured strategy needs it
   Kokkos::View<ordinal_t*, memory_space> natural;      // 0..ne-1
   Kokkos::View<ordinal_t*, memory_space> by_color;     // coloring.order on the device
+  CsrGraph<memory_space> lower;                        // lower triangle of graph.dof, for symmetric mappings
   ordinal_t num_elements() const { return static_cast<ordinal_t>(mesh.conn.extent(0)); }
   ordinal_t num_dofs() const { return graph.dof.num_rows; }
 };
@@ -49,6 +51,7 @@ Problem<Exec> make_problem(const Exec& exec, const HexMesh& mesh) {
   Problem<Exec> p;
   p.mesh = to_device(exec, mesh);
   p.graph = build_dof_graph(exec, p.mesh.conn, p.mesh.num_nodes);
+  p.lower = lower_triangle(exec, p.graph.dof);
   p.natural = Kokkos::View<ordinal_t*, typename Exec::memory_space>("kfem::natural_order", mesh.num_elements());
   const auto nat = p.natural;
   Kokkos::parallel_for("kfem::iota", Kokkos::RangePolicy<Exec>(exec, 0, nat.extent(0)),

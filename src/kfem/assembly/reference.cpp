@@ -111,6 +111,20 @@ HostCsr<double> assemble_reference(const HexMesh& mesh, const Isotropic<double>&
   return A;
 }
 
+HostCsr<double> lower_part(const HostCsr<double>& A) {
+  HostCsr<double> L;
+  L.num_rows = A.num_rows;
+  L.row_map.assign(1, 0);
+  for (ordinal_t i = 0; i < A.num_rows; ++i) {
+    for (offset_t k = A.row_map[i]; k < A.row_map[i + 1] && A.cols[k] <= i; ++k) {
+      L.cols.push_back(A.cols[k]);
+      L.vals.push_back(A.vals[k]);
+    }
+    L.row_map.push_back(static_cast<offset_t>(L.cols.size()));
+  }
+  return L;
+}
+
 template <class S>
 MatrixDiff compare(const HostCsr<S>& A, const HostCsr<double>& R) {
   MatrixDiff d;

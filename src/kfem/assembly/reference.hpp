@@ -22,6 +22,9 @@ HostCsr<double> reference_pattern(const HexMesh& mesh);
 // Global stiffness (no boundary conditions) by element loop + Addto with binary search.
 HostCsr<double> assemble_reference(const HexMesh& mesh, const Isotropic<double>& m);
 
+// The entries with column <= row (symmetric storage), same order.
+HostCsr<double> lower_part(const HostCsr<double>& A);
+
 // Comparison of an assembled matrix with the oracle, entry by entry on the same pattern.
 struct MatrixDiff {
   double max_abs = 0;       // max |A - R|

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "kfem/assembly/mapping/ppni.hpp"
+#include "kfem/assembly/mapping/sym300.hpp"
 #include "kfem/assembly/mapping/thread_per_element.hpp"
 #include "kfem/assembly/mapping/two_kernel.hpp"
 #include "kfem/assembly/mapping/warp.hpp"
@@ -14,7 +15,9 @@
 #include "kfem/assembly/race/scatter.hpp"
 
 namespace kfem {
-enum class MappingKind { element, warp4, warp8, ppni4, ppni8, twokernel, warp4_scratch, warp4_atomic, warp4_vreduce };
+enum class MappingKind {
+  element, warp4, warp8, ppni4, ppni8, twokernel, warp4_scratch, warp4_atomic, warp4_vreduce, sym300, sym300x2
+};
 enum class RaceKind { colored, atomic, scatter };
 
 template <class Tag, auto Kind>
@@ -33,7 +36,9 @@ using MappingRegistry = std::tuple<
     Entry<mapping::TwoKernel, MappingKind::twokernel>,
     Entry<mapping::Warp<4, JR::scratch>, MappingKind::warp4_scratch>,
     Entry<mapping::Warp<4, JR::atomic>, MappingKind::warp4_atomic>,
-    Entry<mapping::Warp<4, JR::vector_reduce>, MappingKind::warp4_vreduce>>;
+    Entry<mapping::Warp<4, JR::vector_reduce>, MappingKind::warp4_vreduce>,
+    Entry<mapping::Sym300<1>, MappingKind::sym300>,
+    Entry<mapping::Sym300<2>, MappingKind::sym300x2>>;
 using RaceRegistry = std::tuple<
     Entry<race::Colored, RaceKind::colored>,
     Entry<race::Atomic, RaceKind::atomic>,

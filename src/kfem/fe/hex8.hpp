@@ -103,6 +103,24 @@ KOKKOS_INLINE_FUNCTION S determinant(const M& J) {
          S(J[0][2]) * (S(J[1][0]) * S(J[2][1]) - S(J[1][1]) * S(J[2][0]));
 }
 
+// Geometry of all 8 Gauss points as independent items, so any group of threads can share it out:
+// J of point q at k = 9q + 3i + j, its determinant, and J^{-1} at the same k.
+template <class S>
+KOKKOS_INLINE_FUNCTION S qp_jacobian_entry(const S* X, int k) {
+  S v = 0;
+  for (int a = 0; a < num_nodes; ++a) v += jacobian_term<S>(k / 9, a, (k % 9) / 3, X[3 * a + k % 3]);
+  return v;
+}
+template <class S>
+KOKKOS_INLINE_FUNCTION S qp_determinant(const S* J, int q) {
+  return determinant<S>(reinterpret_cast<const S(*)[3]>(J + 9 * q));
+}
+template <class S>
+KOKKOS_INLINE_FUNCTION S qp_inverse_entry(const S* J, const S* D, int k) {
+  const int q = k / 9, r = k % 9;
+  return inverse_entry<S>(reinterpret_cast<const S(*)[3]>(J + 9 * q), r / 3, r % 3, D[q]);
+}
+
 // Physical gradient of N_a at Gauss point q: g = J^{-1} dN/dxi.
 template <class S, class Inv>
 KOKKOS_INLINE_FUNCTION void gradient(const Inv& Jinv, int q, int a, S g[3]) {

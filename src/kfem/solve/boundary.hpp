@@ -24,7 +24,9 @@ CantileverLoad cantilever_load(const HexMesh& mesh, double total_force);
 // Homogeneous Dirichlet conditions (kiran §5.1): rows and columns of the fixed DOFs become zero
 // except a unit diagonal, and rhs is zero there, so the system stays symmetric and the fixed DOFs
 // solve to exactly 0. A unit diagonal next to ~1e11 stiffness is harmless: those rows decouple and
-// Jacobi scaling removes the scale. Requires every fixed DOF's diagonal in the pattern.
+// Jacobi scaling removes the scale. Requires every fixed DOF's diagonal in the pattern. Works on
+// any CSR storage of the matrix, so on its lower triangle too (CgOptions::symmetric_storage): entry
+// (r, c) is zeroed when r or c is fixed, whichever half holds it.
 template <class Exec, class S>
 void apply_dirichlet(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
                      const Kokkos::View<S*, typename Exec::memory_space>& values,

@@ -1,5 +1,6 @@
 // Jacobi-preconditioned conjugate gradients on Kokkos Kernels (spmv + BLAS-1) for the constrained
-// stiffness, and the tip-deflection read-out of the cantilever solution.
+// stiffness, stored in full or as its lower triangle (symmetric_spmv), and the tip-deflection
+// read-out of the cantilever solution.
 #pragma once
 #include <KokkosBlas1_axpby.hpp>
 #include <KokkosBlas1_dot.hpp>
@@ -12,12 +13,16 @@
 #include <string>
 
 #include "kfem/core/types.hpp"
+#include "kfem/solve/symmetric_spmv.hpp"
 #include "kfem/sparsity/csr.hpp"
 
 namespace kfem {
 struct CgOptions {
   double tolerance = 1e-8;  // on ||b - A x||_2 / ||b||_2
   int max_iterations = 10000;
+  // The graph and values hold only the lower triangle (columns <= row, sorted, diagonal present)
+  // of the symmetric matrix, applied with symmetric_spmv instead of a full Kokkos Kernels spmv.
+  bool symmetric_storage = false;
 };
 
 struct CgResult {
@@ -28,13 +33,8 @@ struct CgResult {
 };
 
 namespace cg_detail {
-// Keeps a parameter out of template deduction, so a non-const View converts to View<const S*>.
-template <class T>
-struct nondeduced {
-  using type = T;
-};
-
 // inv(r) = 1 / A(r, r); a row without a nonzero diagonal gets 1 so the preconditioner stays finite.
+// The search finds the diagonal in full and in lower storage alike (where it is the row's last entry).
 template <class Exec, class S, class Inv>
 void inverse_diagonal(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
                       const Kokkos::View<S*, typename Exec::memory_space>& values, const Inv& inv) {
@@ -49,16 +49,58 @@ void inverse_diagonal(const Exec& exec, const CsrGraph<typename Exec::memory_spa
         inv(r) = d != S(0) ? S(1) / d : S(1);
       });
 }
+
+// The Jacobi-CG recurrence, written once for every operator: apply(p, Ap) sets Ap = A p on Exec's
+// default instance, where the Kokkos Kernels calls here run too.
+template <class Exec, class Vec, class ConstVec, class Apply>
+CgResult iterate(const Exec& exec, const Apply& apply, const Vec& inv_diag, const ConstVec& b, const Vec& x,
+                 const CgOptions& opts) {
+  using S = typename Vec::non_const_value_type;
+  const auto n = x.extent(0);
+  const auto vec = [n](const std::string& label) {
+    return Vec(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
+  };
+  const Vec r = vec("kfem::cg_r"), z = vec("kfem::cg_z"), Ap = vec("kfem::cg_Ap");
+  const Vec p("kfem::cg_p", n);  // zero, as the first update p = z + 0 p reads it
+  Kokkos::deep_copy(exec, x, S(0));
+  Kokkos::deep_copy(exec, r, b);
+  exec.fence();  // the calls below run on Exec's default instance, not necessarily on exec
+
+  CgResult res;
+  const double bnorm = KokkosBlas::nrm2(b);
+  double rnorm = bnorm, rz = 1;
+  for (;;) {
+    res.converged = rnorm <= opts.tolerance * bnorm;
+    if (res.converged || res.iterations >= opts.max_iterations) break;
+    KokkosBlas::mult(S(0), z, S(1), inv_diag, r);  // z = D^-1 r
+    const double rz_next = KokkosBlas::dot(r, z);
+    KokkosBlas::axpby(S(1), z, S(res.iterations == 0 ? 0.0 : rz_next / rz), p);  // p = z + beta p
+    rz = rz_next;
+    apply(p, Ap);
+    const double pAp = KokkosBlas::dot(p, Ap);
+    if (!(pAp > 0)) break;  // not SPD along p (or NaN): report failure rather than divide by it
+    const double alpha = rz / pAp;
+    KokkosBlas::axpby(S(alpha), p, S(1), x);
+    KokkosBlas::axpby(S(-alpha), Ap, S(1), r);
+    ++res.iterations;
+    rnorm = KokkosBlas::nrm2(r);
+  }
+  Exec().fence();
+  exec.fence();
+  res.relative_residual = bnorm > 0 ? rnorm / bnorm : 0.0;
+  return res;
+}
 }  // namespace cg_detail
 
 // Solves A x = b (A symmetric positive definite on the given pattern) from x = 0, stopping when
 // ||r||_2 <= tolerance ||b||_2, after max_iterations, or on a non-positive curvature p.Ap (then
-// converged = false). x must have num_rows entries; A, values, b are only read.
+// converged = false). x must have num_rows entries; A, values, b are only read. With
+// opts.symmetric_storage, A and values are the lower triangle (see CgOptions).
 template <class Exec, class S>
 CgResult conjugate_gradient(
     const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
     const Kokkos::View<S*, typename Exec::memory_space>& values,
-    const typename cg_detail::nondeduced<Kokkos::View<const S*, typename Exec::memory_space>>::type& b,
+    const solve_detail::nondeduced_t<Kokkos::View<const S*, typename Exec::memory_space>>& b,
     const Kokkos::View<S*, typename Exec::memory_space>& x, const CgOptions& opts) {
   // Everything is typed on Device<Exec, Mem>: Kokkos Kernels 3.4 takes no execution-space instance
   // and launches on the view's execution space, which for a bare HostSpace view would be OpenMP
@@ -70,42 +112,17 @@ CgResult conjugate_gradient(
 
   exec.fence();
   const auto start = std::chrono::steady_clock::now();
-  const Matrix mat("kfem::cg_matrix", n, values, typename Matrix::StaticCrsGraphType(A.cols, A.row_map));
-  const Vec xd = x;
-  const Kokkos::View<const S*, Device> bd = b;
-  const auto vec = [n](const std::string& label) {
-    return Vec(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
-  };
-  const Vec r = vec("kfem::cg_r"), z = vec("kfem::cg_z"), Ap = vec("kfem::cg_Ap"),
-            inv_diag = vec("kfem::cg_inv_diag");
-  const Vec p("kfem::cg_p", n);  // zero, as the first update p = z + 0 p reads it
+  const Vec inv_diag(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::cg_inv_diag"), n);
   cg_detail::inverse_diagonal(exec, A, values, inv_diag);
-  Kokkos::deep_copy(exec, xd, S(0));
-  Kokkos::deep_copy(exec, r, bd);
-  exec.fence();  // the Kokkos Kernels calls below run on Exec's default instance, not necessarily on exec
-
+  const Kokkos::View<const S*, Device> bd = b;
+  const auto solve = [&](const auto& apply) { return cg_detail::iterate(exec, apply, inv_diag, bd, Vec(x), opts); };
   CgResult res;
-  const double bnorm = KokkosBlas::nrm2(bd);
-  double rnorm = bnorm, rz = 1;
-  for (;;) {
-    res.converged = rnorm <= opts.tolerance * bnorm;
-    if (res.converged || res.iterations >= opts.max_iterations) break;
-    KokkosBlas::mult(S(0), z, S(1), inv_diag, r);  // z = D^-1 r
-    const double rz_next = KokkosBlas::dot(r, z);
-    KokkosBlas::axpby(S(1), z, S(res.iterations == 0 ? 0.0 : rz_next / rz), p);  // p = z + beta p
-    rz = rz_next;
-    KokkosSparse::spmv("N", S(1), mat, p, S(0), Ap);
-    const double pAp = KokkosBlas::dot(p, Ap);
-    if (!(pAp > 0)) break;  // not SPD along p (or NaN): report failure rather than divide by it
-    const double alpha = rz / pAp;
-    KokkosBlas::axpby(S(alpha), p, S(1), xd);
-    KokkosBlas::axpby(S(-alpha), Ap, S(1), r);
-    ++res.iterations;
-    rnorm = KokkosBlas::nrm2(r);
+  if (opts.symmetric_storage) {  // on Exec's default instance, in order with the Kokkos Kernels calls
+    res = solve([&](const Vec& p, const Vec& Ap) { symmetric_spmv(Exec(), A, values, p, Ap); });
+  } else {
+    const Matrix mat("kfem::cg_matrix", n, values, typename Matrix::StaticCrsGraphType(A.cols, A.row_map));
+    res = solve([&](const Vec& p, const Vec& Ap) { KokkosSparse::spmv("N", S(1), mat, p, S(0), Ap); });
   }
-  Exec().fence();
-  exec.fence();
-  res.relative_residual = bnorm > 0 ? rnorm / bnorm : 0.0;
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return res;
 }

@@ -13,6 +13,17 @@ struct DofGraph {
   CsrGraph<MemorySpace> dof;   // DOF pattern: row 3n+c, columns 3m+d for m in node row n
 };
 
+// Index of column m within the sorted row n of a CSR graph (binary search; m must be present).
+template <class Rows, class Cols>
+KOKKOS_INLINE_FUNCTION offset_t position_in_row(const Rows& rows, const Cols& cols, ordinal_t n, ordinal_t m) {
+  offset_t lo = rows(n), hi = rows(n + 1);
+  while (lo < hi) {
+    const offset_t mid = (lo + hi) / 2;
+    if (cols(mid) < m) lo = mid + 1; else hi = mid;
+  }
+  return lo - rows(n);
+}
+
 template <class Exec, class Conn>
 DofGraph<typename Exec::memory_space> build_dof_graph(const Exec& exec, const Conn& conn, ordinal_t num_nodes) {
   using Mem = typename Exec::memory_space;

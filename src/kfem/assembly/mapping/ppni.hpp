@@ -10,18 +10,9 @@ namespace kfem::mapping {
 template <class S, class Member, class JinvOut>
 KOKKOS_INLINE_FUNCTION void all_qp_geometry(const Member& t, const S* X, S* J, S* D, JinvOut&& jinv) {
   using Kokkos::ThreadVectorRange;
-  Kokkos::parallel_for(ThreadVectorRange(t, 72), [&](int k) {  // k = 9q + 3i + j
-    S v = 0;
-    for (int a = 0; a < 8; ++a) v += hex8::jacobian_term<S>(k / 9, a, (k % 9) / 3, X[3 * a + k % 3]);
-    J[k] = v;
-  });
-  Kokkos::parallel_for(ThreadVectorRange(t, 8), [&](int q) {
-    D[q] = hex8::determinant<S>(reinterpret_cast<const S(*)[3]>(J + 9 * q));
-  });
-  Kokkos::parallel_for(ThreadVectorRange(t, 72), [&](int k) {
-    const int q = k / 9, r = k % 9;
-    jinv(q, r, hex8::inverse_entry<S>(reinterpret_cast<const S(*)[3]>(J + 9 * q), r / 3, r % 3, D[q]));
-  });
+  Kokkos::parallel_for(ThreadVectorRange(t, 72), [&](int k) { J[k] = hex8::qp_jacobian_entry(X, k); });
+  Kokkos::parallel_for(ThreadVectorRange(t, 8), [&](int q) { D[q] = hex8::qp_determinant(J, q); });
+  Kokkos::parallel_for(ThreadVectorRange(t, 72), [&](int k) { jinv(k / 9, k % 9, hex8::qp_inverse_entry(J, D, k)); });
 }
 
 template <int ThreadsPerRow>

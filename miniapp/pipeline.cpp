@@ -2,6 +2,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <chrono>
+#include <cmath>
 #include <limits>
 
 #include "backend.hpp"
@@ -32,6 +33,42 @@ double model_bytes(std::int64_t elements, std::int64_t nnz, int scalar_bytes) {
 }
 
 namespace {
+// y = K x on the assembled storage (full: Kokkos Kernels spmv; lower: symmetric_spmv), timed like
+// the assembly (y poisoned before each run) and checked against a host product with the verified matrix.
+template <class Exec, class S>
+json time_spmv(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
+               const Kokkos::View<S*, typename Exec::memory_space>& values, const HostCsr<S>& host, bool lower,
+               const Deck& deck) {
+  using Vec = Kokkos::View<S*, Kokkos::Device<Exec, typename Exec::memory_space>>;
+  const ordinal_t n = A.num_rows;
+  Vec x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::spmv_x"), n), y("kfem::spmv_y", n);
+  auto hx = Kokkos::create_mirror_view(x);
+  for (ordinal_t i = 0; i < n; ++i) hx(i) = S(std::sin(0.37 * i + 1.0));  // no zeros, no pattern
+  Kokkos::deep_copy(x, hx);
+  const auto apply = stiffness_operator<Exec>(A, values, lower);
+  ScopedRegion r("kfem::spmv");
+  const std::vector<double> samples = time_repeated(
+      exec, deck.warmup, deck.repetitions,
+      [&] { Kokkos::deep_copy(exec, y, std::numeric_limits<S>::quiet_NaN()); }, [&] { apply(x, y); });
+  std::vector<double> ref(n, 0.0);  // host product in double with the same stored entries
+  for (ordinal_t i = 0; i < n; ++i)
+    for (offset_t k = host.row_map[i]; k < host.row_map[i + 1]; ++k) {
+      const ordinal_t j = host.cols[k];
+      ref[i] += double(host.vals[k]) * double(hx(j));
+      if (lower && j != i) ref[j] += double(host.vals[k]) * double(hx(i));
+    }
+  auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+  double diff = 0, scale = 0;
+  for (ordinal_t i = 0; i < n; ++i) {
+    diff = std::max(diff, std::abs(double(hy(i)) - ref[i]));
+    scale = std::max(scale, std::abs(ref[i]));
+    if (std::isnan(double(hy(i)))) diff = INFINITY;
+  }
+  return {{"operator", lower ? "lower triangle, symmetric_spmv (y = (L + L^T - D) x)" : "full, Kokkos Kernels spmv"},
+          {"samples_s", samples}, {"stats", summarize(samples)},
+          {"max_rel_vs_host", scale > 0 ? diff / scale : diff}};
+}
+
 template <class Exec, class S>
 json point(const Exec& exec, const HexMesh& mesh, const Deck& deck, const PointRequest& req, const Oracle& oracle) {
   using Mem = typename Exec::memory_space;
@@ -128,6 +165,7 @@ json point(const Exec& exec, const HexMesh& mesh, const Deck& deck, const PointR
     out["verification"] = {{"status", "skipped"}, {"reason", "mesh above bench.verify_limit"}};
   }
   if (!deck.export_matrix.empty() && req.solve) write_matrix_market(deck.export_matrix, got, lower);
+  if (req.timed) out["spmv"] = time_spmv(exec, target, values, got, lower, deck);
 
   if (req.solve) {
     ScopedRegion r("kfem::solve");

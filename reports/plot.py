@@ -140,14 +140,16 @@ def write_summary(doc, all_points, good, out_dir):
         else "- copy bandwidth: not measured",
         "- median of the timed repetitions; spread = (max - min) / median; speedup = element's median / this median "
         "(same mesh, race, scalar); floor fraction = HBM floor / median (1 = at the floor); "
-        "FAILED points are left out of the figures",
+        "FAILED points are left out of the figures; SpMV = median time of y = K x on the assembled storage "
+        "(full: Kokkos Kernels spmv, lower: symmetric spmv)",
         "",
     ]
     multi = len(backends) > 1
     head = ["mesh", "elements", "scalar", "race", "mapping"] + (["backend"] if multi else []) + \
-           ["median ms", "min..max spread %", "GDOF/s", "speedup vs element", "floor fraction", "verification"]
+           ["storage", "median ms", "min..max spread %", "GDOF/s", "speedup vs element", "floor fraction",
+            "SpMV ms", "verification"]
     lines.append("| " + " | ".join(head) + " |")
-    numeric = {"elements", "median ms", "min..max spread %", "GDOF/s", "speedup vs element", "floor fraction"}
+    numeric = {"elements", "median ms", "min..max spread %", "GDOF/s", "speedup vs element", "floor fraction", "SpMV ms"}
     lines.append("|" + "|".join("--:" if h in numeric else "---" for h in head) + "|")
     for p in rows:
         st = p["assembly"]["stats"]
@@ -156,11 +158,13 @@ def write_summary(doc, all_points, good, out_dir):
         floor = rates.get("hbm_floor_fraction")
         cells = [p["mesh"]["name"], str(p["mesh"]["elements"]), p["scalar"], p["race"], p["mapping"]]
         cells += [p["backend"]] if multi else []
-        cells += [f"{st['median'] * 1e3:.4g}",
+        spmv = p.get("spmv", {}).get("stats", {}).get("median")
+        cells += [p.get("storage", "full"), f"{st['median'] * 1e3:.4g}",
                   f"{100 * (st['max'] - st['min']) / st['median']:.1f}",
                   f"{rates.get('gdof_per_s', float('nan')):.4g}",
                   f"{sp[id(p)]:.2f}" if ok and id(p) in sp else "–",
                   f"{floor:.3f}" if floor is not None else "–",
+                  f"{spmv * 1e3:.4g}" if spmv is not None else "–",
                   p.get("verification", {}).get("status", "?") if ok else "**FAILED**"]
         lines.append("| " + " | ".join(cells) + " |")
     path = os.path.join(out_dir, "summary.md")

@@ -92,6 +92,25 @@ CgResult iterate(const Exec& exec, const Apply& apply, const Vec& inv_diag, cons
 }
 }  // namespace cg_detail
 
+// y = A x for the stiffness stored in full (Kokkos Kernels spmv) or as its lower triangle
+// (symmetric_spmv). Both run on Exec's default instance: Kokkos Kernels 3.4 takes no instance.
+template <class Exec, class S>
+auto stiffness_operator(const CsrGraph<typename Exec::memory_space>& A,
+                        const Kokkos::View<S*, typename Exec::memory_space>& values, bool symmetric_storage) {
+  using Device = Kokkos::Device<Exec, typename Exec::memory_space>;
+  using Vec = Kokkos::View<S*, Device>;
+  using Matrix = KokkosSparse::CrsMatrix<S, ordinal_t, Device, void, offset_t>;
+  const Matrix mat = symmetric_storage
+                         ? Matrix()
+                         : Matrix("kfem::matrix", A.num_rows, values, typename Matrix::StaticCrsGraphType(A.cols, A.row_map));
+  return [=](const Vec& x, const Vec& y) {
+    if (symmetric_storage)
+      symmetric_spmv(Exec(), A, values, x, y);
+    else
+      KokkosSparse::spmv("N", S(1), mat, x, S(0), y);
+  };
+}
+
 // Solves A x = b (A symmetric positive definite on the given pattern) from x = 0, stopping when
 // ||r||_2 <= tolerance ||b||_2, after max_iterations, or on a non-positive curvature p.Ap (then
 // converged = false). x must have num_rows entries; A, values, b are only read. With
@@ -107,7 +126,6 @@ CgResult conjugate_gradient(
   // even when Exec is Serial.
   using Device = Kokkos::Device<Exec, typename Exec::memory_space>;
   using Vec = Kokkos::View<S*, Device>;
-  using Matrix = KokkosSparse::CrsMatrix<S, ordinal_t, Device, void, offset_t>;
   const ordinal_t n = A.num_rows;
 
   exec.fence();
@@ -116,13 +134,7 @@ CgResult conjugate_gradient(
   cg_detail::inverse_diagonal(exec, A, values, inv_diag);
   const Kokkos::View<const S*, Device> bd = b;
   const auto solve = [&](const auto& apply) { return cg_detail::iterate(exec, apply, inv_diag, bd, Vec(x), opts); };
-  CgResult res;
-  if (opts.symmetric_storage) {  // on Exec's default instance, in order with the Kokkos Kernels calls
-    res = solve([&](const Vec& p, const Vec& Ap) { symmetric_spmv(Exec(), A, values, p, Ap); });
-  } else {
-    const Matrix mat("kfem::cg_matrix", n, values, typename Matrix::StaticCrsGraphType(A.cols, A.row_map));
-    res = solve([&](const Vec& p, const Vec& Ap) { KokkosSparse::spmv("N", S(1), mat, p, S(0), Ap); });
-  }
+  CgResult res = solve(stiffness_operator<Exec>(A, values, opts.symmetric_storage));
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return res;
 }

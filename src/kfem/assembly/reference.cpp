@@ -5,6 +5,7 @@
 #include <string>
 
 #include "kfem/core/error.hpp"
+#include "kfem/mesh/incidence.hpp"
 
 namespace kfem {
 ElementCoords element_coords(const HexMesh& mesh, std::size_t e) {
@@ -55,21 +56,12 @@ void reference_element_matrix(const ElementCoords& coords, const Isotropic<doubl
 
 HostCsr<double> reference_pattern(const HexMesh& mesh) {
   const std::size_t nn = mesh.num_nodes();
-  // node -> elements incidence, then the union of their nodes per node
-  std::vector<offset_t> start(nn + 1, 0);
-  for (const auto& el : mesh.elements)
-    for (ordinal_t n : el) ++start[n + 1];
-  for (std::size_t n = 0; n < nn; ++n) start[n + 1] += start[n];
-  std::vector<ordinal_t> incident(start[nn]);
-  std::vector<offset_t> fill(start.begin(), start.end() - 1);
-  for (std::size_t e = 0; e < mesh.num_elements(); ++e)
-    for (ordinal_t n : mesh.elements[e]) incident[fill[n]++] = static_cast<ordinal_t>(e);
-
+  const NodeIncidence inc = node_incidence(mesh);  // then the union of their nodes per node
   std::vector<std::vector<ordinal_t>> adj(nn);
   for (std::size_t n = 0; n < nn; ++n) {
     auto& row = adj[n];
-    for (offset_t k = start[n]; k < start[n + 1]; ++k)
-      for (ordinal_t m : mesh.elements[incident[k]]) row.push_back(m);
+    for (offset_t k = inc.start[n]; k < inc.start[n + 1]; ++k)
+      for (ordinal_t m : mesh.elements[inc.elements[k]]) row.push_back(m);
     std::sort(row.begin(), row.end());
     row.erase(std::unique(row.begin(), row.end()), row.end());
   }

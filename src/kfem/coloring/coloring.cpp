@@ -2,27 +2,9 @@
 
 #include <algorithm>
 
-namespace kfem {
-namespace {
-// node -> incident elements, CSR on the host
-struct Incidence {
-  std::vector<std::size_t> start;
-  std::vector<ordinal_t> elems;
-};
-Incidence incidence(const HexMesh& mesh) {
-  Incidence inc;
-  inc.start.assign(mesh.num_nodes() + 1, 0);
-  for (const auto& el : mesh.elements)
-    for (ordinal_t n : el) ++inc.start[n + 1];
-  for (std::size_t n = 0; n < mesh.num_nodes(); ++n) inc.start[n + 1] += inc.start[n];
-  inc.elems.resize(inc.start.back());
-  std::vector<std::size_t> fill(inc.start.begin(), inc.start.end() - 1);
-  for (std::size_t e = 0; e < mesh.num_elements(); ++e)
-    for (ordinal_t n : mesh.elements[e]) inc.elems[fill[n]++] = static_cast<ordinal_t>(e);
-  return inc;
-}
-}  // namespace
+#include "kfem/mesh/incidence.hpp"
 
+namespace kfem {
 Coloring group_by_color(std::vector<ordinal_t> color) {
   Coloring c;
   const ordinal_t k = color.empty() ? 0 : *std::max_element(color.begin(), color.end()) + 1;
@@ -37,13 +19,13 @@ Coloring group_by_color(std::vector<ordinal_t> color) {
 }
 
 Coloring greedy_coloring(const HexMesh& mesh) {
-  const Incidence inc = incidence(mesh);
+  const NodeIncidence inc = node_incidence(mesh);
   std::vector<ordinal_t> color(mesh.num_elements(), -1);
   std::vector<std::size_t> seen_by;  // seen_by[c] == e+1: colour c is taken by a neighbour of e
   for (std::size_t e = 0; e < mesh.num_elements(); ++e) {
     for (ordinal_t n : mesh.elements[e])
-      for (std::size_t k = inc.start[n]; k < inc.start[n + 1]; ++k) {
-        const ordinal_t c = color[inc.elems[k]];
+      for (offset_t k = inc.start[n]; k < inc.start[n + 1]; ++k) {
+        const ordinal_t c = color[inc.elements[k]];
         if (c < 0) continue;
         if (static_cast<std::size_t>(c) >= seen_by.size()) seen_by.resize(c + 1, 0);
         seen_by[c] = e + 1;
@@ -58,13 +40,13 @@ Coloring greedy_coloring(const HexMesh& mesh) {
 std::string check_coloring(const HexMesh& mesh, const Coloring& c) {
   if (c.color.size() != mesh.num_elements()) return "colouring covers " + std::to_string(c.color.size()) + " of " +
                                                     std::to_string(mesh.num_elements()) + " elements";
-  const Incidence inc = incidence(mesh);
+  const NodeIncidence inc = node_incidence(mesh);
   for (std::size_t n = 0; n < mesh.num_nodes(); ++n)
-    for (std::size_t i = inc.start[n]; i < inc.start[n + 1]; ++i)
-      for (std::size_t j = i + 1; j < inc.start[n + 1]; ++j)
-        if (c.color[inc.elems[i]] == c.color[inc.elems[j]] && inc.elems[i] != inc.elems[j])
-          return "elements " + std::to_string(inc.elems[i]) + " and " + std::to_string(inc.elems[j]) +
-                 " share node " + std::to_string(n) + " and colour " + std::to_string(c.color[inc.elems[i]]);
+    for (offset_t i = inc.start[n]; i < inc.start[n + 1]; ++i)
+      for (offset_t j = i + 1; j < inc.start[n + 1]; ++j)
+        if (c.color[inc.elements[i]] == c.color[inc.elements[j]] && inc.elements[i] != inc.elements[j])
+          return "elements " + std::to_string(inc.elements[i]) + " and " + std::to_string(inc.elements[j]) +
+                 " share node " + std::to_string(n) + " and colour " + std::to_string(c.color[inc.elements[i]]);
   return {};
 }
 }  // namespace kfem

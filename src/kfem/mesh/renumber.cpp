@@ -1,6 +1,8 @@
 // Random permutations and reverse Cuthill-McKee over the node adjacency graph.
 #include "kfem/mesh/renumber.hpp"
 
+#include "kfem/mesh/incidence.hpp"
+
 #include <algorithm>
 #include <numeric>
 #include <random>
@@ -26,15 +28,7 @@ struct NodeGraph {
 
 NodeGraph build_node_graph(const HexMesh& mesh) {
   const std::size_t n = mesh.num_nodes();
-  // Node -> element incidence by counting sort.
-  std::vector<std::int64_t> first(n + 1, 0);
-  for (const auto& el : mesh.elements)
-    for (ordinal_t v : el) ++first[v + 1];
-  std::partial_sum(first.begin(), first.end(), first.begin());
-  std::vector<ordinal_t> incident(first[n]);
-  std::vector<std::int64_t> fill(first.begin(), first.end() - 1);
-  for (std::size_t e = 0; e < mesh.num_elements(); ++e)
-    for (ordinal_t v : mesh.elements[e]) incident[fill[v]++] = ordinal_t(e);
+  const NodeIncidence inc = node_incidence(mesh);
 
   NodeGraph g;
   g.offsets.assign(n + 1, 0);
@@ -42,8 +36,8 @@ NodeGraph build_node_graph(const HexMesh& mesh) {
   g.adj.reserve(n * 27);                    // a structured interior node has 26 neighbours
   std::vector<ordinal_t> last_seen(n, -1);  // dedups neighbours without sorting
   for (std::size_t v = 0; v < n; ++v) {
-    for (std::int64_t i = first[v]; i < first[v + 1]; ++i)
-      for (ordinal_t w : mesh.elements[incident[i]])
+    for (offset_t i = inc.start[v]; i < inc.start[v + 1]; ++i)
+      for (ordinal_t w : mesh.elements[inc.elements[i]])
         if (w != ordinal_t(v) && last_seen[w] != ordinal_t(v))
           last_seen[w] = ordinal_t(v), g.adj.push_back(w);
     g.offsets[v + 1] = std::int64_t(g.adj.size());

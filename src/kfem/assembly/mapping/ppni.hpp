@@ -30,13 +30,13 @@ struct Ppni {
     const int ept = lanes::on_host<Exec> ? 1 : elements_per_team;
     Kokkos::parallel_for("kfem::assemble[ppni]", warp_policy(exec, end - begin, ept, scratch * sizeof(S)),
                          KOKKOS_LAMBDA(const Member& t) {
-      const ordinal_t e = begin + t.league_rank() * ept + t.team_rank();
-      if (e >= end) return;
+      const ordinal_t e = warp_element(t, begin, end, ept);
+      if (e < 0) return;
       S* X = thread_scratch<S>(t, scratch);
       S* J = X + 24;
       S* Jinv = J + 72;
       S* D = Jinv + 72;
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, 24), [&](int i) { X[i] = d.coords(e, i); });
+      load_coords(t, d, e, X);
       all_qp_geometry<S>(t, X, J, D, [&](int q, int r, S v) { Jinv[9 * q + r] = v; });
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, lanes::width), [&](int l) {
         S K[entries_per_lane] = {};

@@ -28,12 +28,12 @@ struct TwoKernel {
     const int ept = lanes::on_host<Exec> ? 1 : elements_per_team;
     Kokkos::parallel_for("kfem::assemble[twokernel:geometry]", warp_policy(exec, end - begin, ept, scratch1 * sizeof(S)),
                          KOKKOS_LAMBDA(const Member& t) {
-      const ordinal_t e = begin + t.league_rank() * ept + t.team_rank();
-      if (e >= end) return;
+      const ordinal_t e = warp_element(t, begin, end, ept);
+      if (e < 0) return;
       S* X = thread_scratch<S>(t, scratch1);
       S* J = X + 24;
       S* D = J + 72;
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, 24), [&](int i) { X[i] = d.coords(e, i); });
+      load_coords(t, d, e, X);
       all_qp_geometry<S>(t, X, J, D, [&](int q, int r, S v) { geom(e, 9 * q + r) = v; });
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, 8), [&](int q) { geom(e, 72 + q) = D[q]; });
     });

@@ -64,12 +64,12 @@ struct Warp {
     const int ept = lanes::on_host<Exec> ? 1 : elements_per_team;
     Kokkos::parallel_for("kfem::assemble[warp]", warp_policy(exec, end - begin, ept, scratch * sizeof(S)),
                          KOKKOS_LAMBDA(const Member& t) {
-      const ordinal_t e = begin + t.league_rank() * ept + t.team_rank();
-      if (e >= end) return;
+      const ordinal_t e = warp_element(t, begin, end, ept);
+      if (e < 0) return;
       S* X = thread_scratch<S>(t, scratch);
       S* J = X + 24;
       S* P = J + 9;
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, 24), [&](int i) { X[i] = d.coords(e, i); });
+      load_coords(t, d, e, X);
       lanes::Private<S, entries_per_lane> K;
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, lanes::width), [&](int l) {
         for (int k = 0; k < entries_per_lane; ++k) K(l, k) = S(0);

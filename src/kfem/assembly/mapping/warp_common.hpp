@@ -65,6 +65,19 @@ Kokkos::TeamPolicy<Exec> warp_policy(const Exec& exec, ordinal_t n, int elements
   return p.set_scratch_size(0, Kokkos::PerThread(scratch_bytes));
 }
 
+// The element of team member t (one per warp) in [begin, end), or -1 past the end.
+template <class Member>
+KOKKOS_INLINE_FUNCTION ordinal_t warp_element(const Member& t, ordinal_t begin, ordinal_t end, int ept) {
+  const ordinal_t e = begin + t.league_rank() * ept + t.team_rank();
+  return e < end ? e : -1;
+}
+
+// The warp's lanes copy element e's 24 coordinates into scratch (coalesced with LayoutRight).
+template <class Member, class Data, class S>
+KOKKOS_INLINE_FUNCTION void load_coords(const Member& t, const Data& d, ordinal_t e, S* X) {
+  Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, 24), [&](int i) { X[i] = d.coords(e, i); });
+}
+
 template <class S, class Member>
 KOKKOS_INLINE_FUNCTION S* thread_scratch(const Member& t, int count) {
   return static_cast<S*>(t.thread_scratch(0).get_shmem(sizeof(S) * count));

@@ -258,6 +258,29 @@ TEST_P(ElementProperties, LaneHelpersMatchJacobianAndInverse) {
   }
 }
 
+// Consistent body force of a uniform load f: the nodal forces add up to f times the volume, and on
+// a parallelepiped (constant det J) every node carries exactly an eighth of it.
+TEST_P(ElementProperties, BodyForceIsConsistent) {
+  const ElementCoords& X = GetParam().X;
+  const double f[3] = {1.5, -2.0, 9.81};
+  double Fe[24], volume = 0;
+  elasticity::body_force<double>(X, f, Fe);
+  for (int q = 0; q < hex8::num_qp; ++q) {
+    double J[3][3], Jinv[3][3];
+    hex8::jacobian<double>(X, q, J);
+    volume += hex8::invert3<double>(J, Jinv);
+  }
+  for (int c = 0; c < 3; ++c) {
+    double total = 0;
+    for (int a = 0; a < 8; ++a) total += Fe[3 * a + c];
+    EXPECT_NEAR(total, f[c] * volume, 1e-12 * std::abs(f[c] * volume));
+  }
+  if (GetParam().name != "Distorted") {  // the other three are parallelepipeds
+    for (int a = 0; a < 8; ++a)
+      for (int c = 0; c < 3; ++c) EXPECT_NEAR(Fe[3 * a + c], f[c] * volume / 8, 1e-12 * std::abs(f[c] * volume));
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Hex8, ElementProperties, ::testing::ValuesIn(elements()),
                          [](const ::testing::TestParamInfo<Element>& info) { return info.param.name; });
 

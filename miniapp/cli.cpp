@@ -19,7 +19,7 @@ struct Overrides {
   std::vector<std::string> mesh, mapping, race, scalar;
   std::string backend, renumber, report, export_matrix, export_mesh, export_solution, coloring;
   double distort = -1;
-  int repetitions = -1, warmup = -1;
+  int repetitions = -1, warmup = -1, elements_per_team = -1;
   bool no_solve = false;
 };
 
@@ -33,6 +33,8 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
   cmd->add_option("--renumber", o.renumber, "natural random rcm");
   cmd->add_option("--distort", o.distort, "random node displacement, fraction of the element size");
   cmd->add_option("--repetitions", o.repetitions, "timed repetitions");
+  cmd->add_option("--elements-per-team", o.elements_per_team, "warp mappings on a GPU: elements (warps) per block, 1..32")
+      ->check(CLI::Range(1, 32));
   cmd->add_option("--warmup", o.warmup, "untimed warm-up runs");
   if (exports) {
     cmd->add_option("--report", o.report, "run report (JSON)");
@@ -65,6 +67,7 @@ Deck load(const std::string& path, const Overrides& o) {
   if (o.distort >= 0) d.distort = o.distort;
   if (o.repetitions > 0) d.repetitions = o.repetitions;
   if (o.warmup >= 0) d.warmup = o.warmup;
+  if (o.elements_per_team > 0) d.elements_per_team = o.elements_per_team;
   if (!o.report.empty()) d.report = o.report;
   if (!o.export_matrix.empty()) d.export_matrix = o.export_matrix;
   if (!o.export_mesh.empty()) d.export_mesh = o.export_mesh;

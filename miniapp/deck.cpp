@@ -101,12 +101,14 @@ Deck read_deck(const std::string& path) {
     r.get(l, "P", "load.P", d.force);
   }
   if (const auto a = root["assembly"]) {
-    r.keys(a, "assembly", {"mapping", "race", "scalar", "coloring"});
+    r.keys(a, "assembly", {"mapping", "race", "scalar", "coloring", "elements_per_team"});
     if (a["mapping"]) d.mappings = r.list(a["mapping"], "assembly.mapping");
     if (a["race"]) d.races = r.list(a["race"], "assembly.race");
     if (a["scalar"]) d.scalars = r.list(a["scalar"], "assembly.scalar");
     r.get(a, "coloring", "assembly.coloring", d.coloring);
     if (d.coloring != "greedy" && d.coloring != "device") r.fail("assembly.coloring", "expected greedy or device");
+    r.get(a, "elements_per_team", "assembly.elements_per_team", d.elements_per_team);
+    if (d.elements_per_team < 1 || d.elements_per_team > 32) r.fail("assembly.elements_per_team", "expected 1..32");
   }
   if (const auto s = root["solver"]) {
     r.keys(s, "solver", {"enabled", "tolerance", "max_iterations"});

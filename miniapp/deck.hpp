@@ -24,6 +24,7 @@ struct Deck {
   double young = 200e9, poisson = 0.333, force = 1.0e6;
   std::vector<std::string> mappings{"default"}, races{"default"}, scalars{"double"};
   std::string coloring = "greedy";  // greedy | device
+  int elements_per_team = 4;        // warp mappings on a GPU: warps (elements) per block
   std::string backend = "default";
   bool solve = true;
   double tolerance = 1e-8;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "backend.hpp"
 #include "kfem/assembly/assembler.hpp"
@@ -69,6 +70,11 @@ json time_spmv(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
           {"max_rel_vs_host", scale > 0 ? diff / scale : diff}};
 }
 
+template <class M, class = void>
+struct has_elements_per_team : std::false_type {};
+template <class M>
+struct has_elements_per_team<M, std::void_t<decltype(M::elements_per_team)>> : std::true_type {};
+
 template <class Exec, class S>
 json point(const Exec& exec, const HexMesh& mesh, const Deck& deck, const PointRequest& req, const Oracle& oracle) {
   using Mem = typename Exec::memory_space;
@@ -109,17 +115,24 @@ json point(const Exec& exec, const HexMesh& mesh, const Deck& deck, const PointR
   }
 
   std::unique_ptr<AssemblerBase<Exec, S>> assembler;
+  int ept_used = 0;
   {
     ScopedRegion r("kfem::setup::element_data");
     setup["element_data_s"] = time_fenced(exec, [&] {
       dispatch<MappingRegistry>(req.mapping, [&](auto mapping) {
         dispatch<RaceRegistry>(req.race, [&](auto race) {
-          assembler = std::make_unique<Assembler<Exec, decltype(mapping), decltype(race), S>>(exec, p, m);
+          auto tuned = mapping;  // warp mappings: elements (warps) per team on a GPU, the deck's tunable
+          if constexpr (has_elements_per_team<decltype(mapping)>::value) {
+            tuned.elements_per_team = deck.elements_per_team;
+            ept_used = lanes::on_host<Exec> ? 1 : deck.elements_per_team;
+          }
+          assembler = std::make_unique<Assembler<Exec, decltype(mapping), decltype(race), S>>(exec, p, m, tuned);
         });
       });
     });
   }
   out["setup"] = setup;
+  if (ept_used > 0) out["elements_per_team"] = ept_used;
   // Symmetric mappings fill the lower triangle (columns <= row) only.
   const bool lower = assembler->lower();
   const CsrGraph<Mem>& target = lower ? p.lower : p.graph.dof;

@@ -1,8 +1,8 @@
 // Work mapping `sym300` (sanfui): only the 300 entries of Ke's lower triangle are computed, one
 // thread each, and assembled into lower-triangular CSR storage. Thread k finds its entry (m, n),
 // n <= m, from k alone: m = floor((sqrt(8k + 1) - 1) / 2), n = k - m(m+1)/2 (sanfui eqs. 1-2).
-// ElementsPerTeam > 1 packs several elements into one block (300 threads leave 12 lanes of the
-// tenth warp idle; 600 or 900 threads waste the same 12 lanes over more work).
+// ElementsPerTeam > 1 packs several elements into one block: 300 threads are 9 warps and 12 lanes
+// of a tenth (20 lanes idle); 600 threads are 18 warps and 24 lanes of a 19th (8 idle).
 #pragma once
 #include <cmath>
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "names.hpp"
 #include "kfem/core/error.hpp"
 
 namespace kfem::app {
@@ -58,12 +59,7 @@ Deck load(const std::string& path, const Overrides& o) {
   if (!o.scalar.empty()) d.scalars = o.scalar;
   if (!o.backend.empty()) d.backend = o.backend;
   if (!o.coloring.empty()) d.coloring = o.coloring;
-  if (!o.renumber.empty()) {
-    if (o.renumber == "natural") d.renumber = Renumbering::natural;
-    else if (o.renumber == "random") d.renumber = Renumbering::random;
-    else if (o.renumber == "rcm") d.renumber = Renumbering::rcm;
-    else throw InputError("--renumber: expected natural, random or rcm");
-  }
+  if (!o.renumber.empty()) d.renumber = renumbering_from_name(o.renumber);
   if (o.distort >= 0) d.distort = o.distort;
   if (o.repetitions > 0) d.repetitions = o.repetitions;
   if (o.warmup >= 0) d.warmup = o.warmup;

@@ -40,7 +40,7 @@ HexMesh build_mesh(const MeshSpec& spec, const Deck& deck, json& info) {
   if (deck.renumber != Renumbering::natural) mesh = renumber_nodes(mesh, node_permutation(mesh, deck.renumber, deck.seed));
   info = {{"name", spec.name}, {"elements", mesh.num_elements()}, {"nodes", mesh.num_nodes()},
           {"dofs", mesh.num_dofs()},
-          {"renumber", deck.renumber == Renumbering::natural ? "natural" : deck.renumber == Renumbering::random ? "random" : "rcm"},
+          {"renumber", name_of(deck.renumber)},
           {"distort", deck.distort},
           {"generate_s", std::chrono::duration<double>(clock::now() - t0).count()}};
   if (spec.box) info["box"] = {spec.box->nx, spec.box->ny, spec.box->nz};

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "kfem/core/error.hpp"
+#include "names.hpp"
 
 namespace kfem::app {
 namespace {
@@ -83,10 +84,11 @@ Deck read_deck(const std::string& path) {
     }
     std::string ren = "natural";
     r.get(m, "renumber", "mesh.renumber", ren);
-    if (ren == "natural") d.renumber = Renumbering::natural;
-    else if (ren == "random") d.renumber = Renumbering::random;
-    else if (ren == "rcm") d.renumber = Renumbering::rcm;
-    else r.fail("mesh.renumber", "expected natural, random or rcm, got '" + ren + "'");
+    try {
+      d.renumber = renumbering_from_name(ren);
+    } catch (const InputError& e) {
+      r.fail("mesh.renumber", e.what());
+    }
     r.get(m, "seed", "mesh.seed", d.seed);
     r.get(m, "distort", "mesh.distort", d.distort);
   }

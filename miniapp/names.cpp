@@ -14,16 +14,19 @@ const std::vector<std::pair<std::string, MappingKind>> mappings = {
     {"warp4-scratch", MappingKind::warp4_scratch}, {"warp4-atomic", MappingKind::warp4_atomic},
     {"warp4-vreduce", MappingKind::warp4_vreduce}, {"sym300", MappingKind::sym300},
     {"sym300x2", MappingKind::sym300x2}};
+const std::vector<std::pair<std::string, Renumbering>> renumberings = {
+    {"natural", Renumbering::natural}, {"random", Renumbering::random}, {"rcm", Renumbering::rcm}};
 const std::vector<std::pair<std::string, RaceKind>> races = {
     {"colored", RaceKind::colored}, {"atomic", RaceKind::atomic}, {"scatter", RaceKind::scatter}};
 
 template <class K>
-K lookup(const std::vector<std::pair<std::string, K>>& table, const std::string& name, const char* what) {
+K lookup(const std::vector<std::pair<std::string, K>>& table, const std::string& name, const char* what,
+         bool has_default = true) {
   for (const auto& [n, k] : table)
     if (n == name) return k;
-  std::string known;
+  std::string known = has_default ? " default" : "";
   for (const auto& e : table) known += " " + e.first;
-  throw InputError(std::string("unknown ") + what + " '" + name + "' (known: default" + known + ")");
+  throw InputError(std::string("unknown ") + what + " '" + name + "' (known:" + known + ")");
 }
 template <class K>
 std::string reverse(const std::vector<std::pair<std::string, K>>& table, K k) {
@@ -48,6 +51,8 @@ std::vector<std::string> mapping_names() {
   for (const auto& e : mappings) v.push_back(e.first);
   return v;
 }
+Renumbering renumbering_from_name(const std::string& name) { return lookup(renumberings, name, "renumbering", false); }
+std::string name_of(Renumbering r) { return reverse(renumberings, r); }
 std::vector<std::string> race_names() {
   std::vector<std::string> v;
   for (const auto& e : races) v.push_back(e.first);

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "kfem/assembly/strategies.hpp"
+#include "kfem/mesh/renumber.hpp"
 
 namespace kfem::app {
 MappingKind mapping_from_name(const std::string& name, bool device);  // "default" resolves per backend
@@ -12,4 +13,6 @@ std::string name_of(MappingKind k);
 std::string name_of(RaceKind k);
 std::vector<std::string> mapping_names();
 std::vector<std::string> race_names();
+Renumbering renumbering_from_name(const std::string& name);  // natural | random | rcm
+std::string name_of(Renumbering r);
 }  // namespace kfem::app

@@ -158,13 +158,7 @@ json point(const Exec& exec, const HexMesh& mesh, const Deck& deck, const PointR
   HostCsr<S> got;
   {
     ScopedRegion r("kfem::verify");
-    got.num_rows = target.num_rows;
-    auto rows = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), target.row_map);
-    auto cols = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), target.cols);
-    auto vals = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
-    got.row_map.assign(rows.data(), rows.data() + rows.extent(0));
-    got.cols.assign(cols.data(), cols.data() + cols.extent(0));
-    got.vals.assign(vals.data(), vals.data() + vals.extent(0));
+    got = to_host(target, values);
   }
   const double tol = std::is_same<S, float>::value ? 1e-5 : 1e-12;
   if (oracle.matrix) {

@@ -18,19 +18,10 @@ inline HexMesh distorted_beam(ordinal_t nx = 5, ordinal_t ny = 3, ordinal_t nz =
 
 inline Isotropic<double> steel() { return Isotropic<double>::from_young(200e9, 0.333); }
 
-// Device CSR values on the problem's pattern -> host CSR.
+// Device CSR values on the problem's full (or lower) pattern -> host CSR.
 template <class Exec, class S>
 HostCsr<S> to_host(const Problem<Exec>& p, const Kokkos::View<S*, typename Exec::memory_space>& values,
                    bool lower = false) {
-  const auto& g = lower ? p.lower : p.graph.dof;
-  HostCsr<S> A;
-  A.num_rows = g.num_rows;
-  auto rows = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g.row_map);
-  auto cols = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g.cols);
-  auto vals = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
-  A.row_map.assign(rows.data(), rows.data() + rows.extent(0));
-  A.cols.assign(cols.data(), cols.data() + cols.extent(0));
-  A.vals.assign(vals.data(), vals.data() + vals.extent(0));
-  return A;
+  return kfem::to_host(lower ? p.lower : p.graph.dof, values);
 }
 }  // namespace kfem::test

@@ -12,8 +12,11 @@ Coloring device_coloring(const Exec& exec, const Conn& conn, ordinal_t num_nodes
   using Mem = typename Exec::memory_space;
   using Handle = KokkosKernels::Experimental::KokkosKernelsHandle<offset_t, ordinal_t, double, Exec, Mem, Mem>;
   const ordinal_t ne = static_cast<ordinal_t>(conn.extent(0));
-  Kokkos::View<offset_t*, Mem> rows("kfem::incidence_rows", ne + 1);
-  Kokkos::View<ordinal_t*, Mem> cols(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::incidence_cols"), 8 * std::size_t(ne));
+  // Typed on Device<Exec, Mem>: Kokkos Kernels launches on the views' execution space, which for a
+  // plain HostSpace view would be OpenMP even when Exec is Serial.
+  using Dev = Kokkos::Device<Exec, Mem>;
+  Kokkos::View<offset_t*, Dev> rows("kfem::incidence_rows", ne + 1);
+  Kokkos::View<ordinal_t*, Dev> cols(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::incidence_cols"), 8 * std::size_t(ne));
   Kokkos::parallel_for("kfem::incidence", Kokkos::RangePolicy<Exec>(exec, 0, ne), KOKKOS_LAMBDA(ordinal_t e) {
     rows(e + 1) = 8 * offset_t(e + 1);
     for (int a = 0; a < 8; ++a) cols(8 * std::size_t(e) + a) = conn(e, a);

@@ -24,4 +24,18 @@ struct CsrGraph {
   Kokkos::View<ordinal_t*, MemorySpace> cols;
   offset_t nnz() const { return static_cast<offset_t>(cols.extent(0)); }
 };
+
+// A device pattern and its values, copied to the host (for the oracle comparison and exports).
+template <class S, class MemorySpace>
+HostCsr<S> to_host(const CsrGraph<MemorySpace>& g, const Kokkos::View<S*, MemorySpace>& values) {
+  HostCsr<S> A;
+  A.num_rows = g.num_rows;
+  auto rows = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g.row_map);
+  auto cols = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g.cols);
+  auto vals = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
+  A.row_map.assign(rows.data(), rows.data() + rows.extent(0));
+  A.cols.assign(cols.data(), cols.data() + cols.extent(0));
+  A.vals.assign(vals.data(), vals.data() + vals.extent(0));
+  return A;
+}
 }  // namespace kfem

@@ -26,7 +26,7 @@ struct Overrides {
 
 void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
   cmd->add_option("--mesh", o.mesh, "mesh1..mesh4, NXxNYxNZ or FILE.msh (repeatable)");
-  cmd->add_option("--mapping", o.mapping, "work mapping(s): element warp4 warp8 ppni4 ppni8 twokernel warp4-scratch warp4-atomic warp4-vreduce (full), sym300 sym300x2 (lower triangle), or default");
+  cmd->add_option("--mapping", o.mapping, "work mapping(s): element warp4 warp8 ppni4 ppni8 twokernel warp4-scratch warp4-atomic warp4-vreduce pairs (full), sym300 sym300x2 sympairs (lower triangle), or default");
   cmd->add_option("--race", o.race, "race handling(s): colored atomic scatter, or default");
   cmd->add_option("--scalar", o.scalar, "float and/or double");
   cmd->add_option("--backend", o.backend, "execution space: default serial openmp cuda (as enabled)");

@@ -13,7 +13,8 @@ const std::vector<std::pair<std::string, MappingKind>> mappings = {
     {"ppni8", MappingKind::ppni8},             {"twokernel", MappingKind::twokernel},
     {"warp4-scratch", MappingKind::warp4_scratch}, {"warp4-atomic", MappingKind::warp4_atomic},
     {"warp4-vreduce", MappingKind::warp4_vreduce}, {"sym300", MappingKind::sym300},
-    {"sym300x2", MappingKind::sym300x2}};
+    {"sym300x2", MappingKind::sym300x2},       {"pairs", MappingKind::pairs},
+    {"sympairs", MappingKind::sympairs}};
 const std::vector<std::pair<std::string, Renumbering>> renumberings = {
     {"natural", Renumbering::natural}, {"random", Renumbering::random}, {"rcm", Renumbering::rcm}};
 const std::vector<std::pair<std::string, RaceKind>> races = {

@@ -240,9 +240,13 @@ TEST_P(ElementProperties, FloatBlockFormAgreesWithDouble) {
 // The lane-parallel pieces the warp mappings use must reproduce jacobian/invert3 exactly enough.
 TEST_P(ElementProperties, LaneHelpersMatchJacobianAndInverse) {
   const ElementCoords& X = GetParam().X;
+  double flat[24], C[24];
+  for (int k = 0; k < 24; ++k) flat[k] = X[k / 3][k % 3];
+  for (int k = 0; k < 24; ++k) C[k] = hex8::monomial_coefficient(flat, k / 3, k % 3);
   for (int q = 0; q < hex8::num_qp; ++q) {
-    double J[3][3], Jinv[3][3];
+    double J[3][3], Jinv[3][3], Jm[3][3];
     hex8::jacobian<double>(X, q, J);
+    hex8::jacobian_from_monomials(C, q, Jm);
     const double det = hex8::invert3<double>(J, Jinv);
     EXPECT_NEAR(hex8::determinant<double>(J), det, 1e-14 * std::abs(det));
     for (int i = 0; i < 3; ++i)
@@ -251,6 +255,7 @@ TEST_P(ElementProperties, LaneHelpersMatchJacobianAndInverse) {
         for (int a = 0; a < 8; ++a) sum += hex8::jacobian_term<double>(q, a, i, X[a][j]);
         for (int k = 0; k < 3; ++k) identity += J[i][k] * Jinv[k][j];
         EXPECT_NEAR(sum, J[i][j], 1e-14);
+        EXPECT_NEAR(Jm[i][j], J[i][j], 1e-14);
         EXPECT_NEAR(hex8::inverse_entry<double>(J, i, j, det), Jinv[i][j],
                     1e-13 * std::abs(Jinv[i][j]) + 1e-15);
         EXPECT_NEAR(identity, i == j ? 1.0 : 0.0, 1e-14);

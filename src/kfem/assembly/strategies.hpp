@@ -5,6 +5,7 @@
 #include <tuple>
 #include <utility>
 
+#include "kfem/assembly/mapping/pairs.hpp"
 #include "kfem/assembly/mapping/ppni.hpp"
 #include "kfem/assembly/mapping/sym300.hpp"
 #include "kfem/assembly/mapping/thread_per_element.hpp"
@@ -16,7 +17,7 @@
 
 namespace kfem {
 enum class MappingKind {
-  element, warp4, warp8, ppni4, ppni8, twokernel, warp4_scratch, warp4_atomic, warp4_vreduce, sym300, sym300x2
+  element, warp4, warp8, ppni4, ppni8, twokernel, warp4_scratch, warp4_atomic, warp4_vreduce, sym300, sym300x2, pairs, sympairs
 };
 enum class RaceKind { colored, atomic, scatter };
 
@@ -38,7 +39,9 @@ using MappingRegistry = std::tuple<
     Entry<mapping::Warp<4, JR::atomic>, MappingKind::warp4_atomic>,
     Entry<mapping::Warp<4, JR::vector_reduce>, MappingKind::warp4_vreduce>,
     Entry<mapping::Sym300<1>, MappingKind::sym300>,
-    Entry<mapping::Sym300<2>, MappingKind::sym300x2>>;
+    Entry<mapping::Sym300<2>, MappingKind::sym300x2>,
+    Entry<mapping::Pairs<false>, MappingKind::pairs>,
+    Entry<mapping::Pairs<true>, MappingKind::sympairs>>;
 using RaceRegistry = std::tuple<
     Entry<race::Colored, RaceKind::colored>,
     Entry<race::Atomic, RaceKind::atomic>,

@@ -1,7 +1,7 @@
 // Isotropic linear elasticity for hex8 (kiran eq. 13). Ke(3a+c, 3b+d) is the integral of
 //   lambda g_a[c] g_b[d] + mu g_a[d] g_b[c] + mu delta_cd (g_a . g_b),
 // which equals B^T D B entry by entry but needs no 6x24 B. Every mapping evaluates Ke through
-// `entry` or `add_block`; only the work split differs.
+// `from_products` (directly or via `entry` / `add_block`); only the work split differs.
 #pragma once
 #include <Kokkos_Core.hpp>
 
@@ -28,12 +28,19 @@ struct Isotropic {
 };
 
 namespace elasticity {
+// Ke(3a+c, 3b+d) from the products P(i,j) = g_a[i] g_b[j] (or their sum over Gauss points, each
+// weighted by w det J): the one place the elasticity tensor is applied.
+template <class S, class P>
+KOKKOS_INLINE_FUNCTION S from_products(const Isotropic<S>& m, const P& p, int c, int d) {
+  S v = m.lambda * p(c, d) + m.mu * p(d, c);
+  if (c == d) v += m.mu * (p(0, 0) + p(1, 1) + p(2, 2));
+  return v;
+}
+
 // Contribution of one quadrature point (weight*detJ = wd) to Ke(3a+c, 3b+d).
 template <class S>
 KOKKOS_INLINE_FUNCTION S entry(const Isotropic<S>& m, S wd, const S ga[3], const S gb[3], int c, int d) {
-  S v = m.lambda * ga[c] * gb[d] + m.mu * ga[d] * gb[c];
-  if (c == d) v += m.mu * (ga[0] * gb[0] + ga[1] * gb[1] + ga[2] * gb[2]);
-  return wd * v;
+  return wd * from_products(m, [&](int i, int j) { return ga[i] * gb[j]; }, c, d);
 }
 
 // Adds the 3x3 node block (a,b) of one quadrature point to K (the same formula, unrolled; the

@@ -25,15 +25,15 @@ struct ElementData {
   // Position in the CSR value array of Ke(i, j); for lower storage, of the mirrored entry when
   // Ke(i, j) lies above the diagonal of the global matrix (Ke is symmetric, so its value is the same).
   KOKKOS_INLINE_FUNCTION slot_t slot(ordinal_t e, int i, int j) const {
-    int a = i / 3, c = i % 3, b = j / 3, d = j % 3;
-    if (!Lower) return block(e, 8 * a + b) + c * stride(e, a) + d;
-    if (nodes(e, a) < nodes(e, b) || (a == b && c < d)) {
-      const int ta = a, tc = c;
-      a = b, c = d, b = ta, d = tc;
-    }
-    // Row 3n+c of node n holds 3*(lower neighbours) + c + 1 columns: c*(c+1)/2 counts the
+    if (Lower && (nodes(e, i / 3) < nodes(e, j / 3) || (i / 3 == j / 3 && i % 3 < j % 3))) return stored_slot(e, j, i);
+    return stored_slot(e, i, j);
+  }
+  // Position of Ke(i, j) known to be stored (always so for full storage).
+  KOKKOS_INLINE_FUNCTION slot_t stored_slot(ordinal_t e, int i, int j) const {
+    const int a = i / 3, c = i % 3, b = j / 3, d = j % 3;
+    // Lower: row 3n+c of node n holds 3*(lower neighbours) + c + 1 columns; c*(c+1)/2 counts the
     // diagonal-block entries of the earlier component rows.
-    return block(e, 8 * a + b) + c * stride(e, a) + c * (c + 1) / 2 + d;
+    return block(e, 8 * a + b) + c * stride(e, a) + (Lower ? c * (c + 1) / 2 : 0) + d;
   }
 };
 

@@ -1,15 +1,16 @@
 // Work mappings `pairs` / `sympairs` (kfem's own, beyond the papers): one element per warp, Ke
 // computed as node-pair blocks so that its symmetry halves the work with no idle half-warps.
+//  - Geometry is shared out first: 21 monomial coefficients of the map (one per lane), then 4 lanes
+//    per Gauss point each invert J and write the gradients of 2 nodes to warp scratch.
 //  - Lane p < 28 owns one off-diagonal block (a, b), a > b, and sums over the Gauss points only
 //    the 9 products A(c,d) = sum_q w detJ g_a[c] g_b[d]; the block is from_products(A) at the end.
 //  - The 8 diagonal blocks follow from the others, because rigid translations are in Ke's null
 //    space at every Gauss point (sum_b g_b = 0): Ke_aa = -sum_{b != a} Ke_ab.
-//  - Geometry is shared out first: 21 monomial coefficients of the map (one per lane), then 4 lanes
-//    per Gauss point each invert J and write the gradients of 2 nodes to warp scratch.
-// `pairs` scatters every block and its transpose into the full CSR; `sympairs` writes the lower
-// triangle into lower-triangular storage (sanfui's 300 entries computed by 32 threads, not 300).
+//  - The blocks stay in scratch and the warp scatters them in the global order of the element's
+//    nodes (scatter_in_node_order): the measured bound of the fused kernels is the scatter.
+// `pairs` writes the full CSR; `sympairs` the lower triangle into lower-triangular storage
+// (sanfui's 300 entries computed by 32 threads instead of 300).
 #pragma once
-#include "kfem/assembly/mapping/sym300.hpp"
 #include "kfem/assembly/mapping/warp_common.hpp"
 
 namespace kfem::mapping {
@@ -19,10 +20,12 @@ struct Pairs {
   static constexpr bool lower = Lower;
   int elements_per_team = 4;
 
-  static constexpr int off_diagonal = 28;  // node pairs a > b
   // Scratch per warp: X (24), monomial coefficients C (24, c_0 unused), gradients G and w detJ * G
-  // (8 points x 8 nodes x 3 each), the off-diagonal blocks (28 x 9).
-  static constexpr int x_at = 0, c_at = 24, g_at = 48, h_at = 240, k_at = 432, scratch = padded(432 + 252);
+  // (8 points x 8 nodes x 3 each), off-diagonal blocks (28 x 9), diagonal blocks (8 x 9), node order.
+  static constexpr int c_at = 24, g_at = 48, h_at = 240, k_at = 432, d_at = 684, o_at = 756;
+  static constexpr int scratch = padded(o_at + 8);
+
+  KOKKOS_INLINE_FUNCTION static int pair(int a, int b) { return a * (a - 1) / 2 + b; }  // a > b
 
   template <class Exec, class Data, class Adder>
   void launch(const Exec& exec, const Data& d, const Isotropic<typename Data::scalar_type>& m, ordinal_t begin,
@@ -36,13 +39,15 @@ struct Pairs {
       const ordinal_t e = warp_element(t, begin, end, ept);
       if (e < 0) return;
       S* const W = thread_scratch<S>(t, scratch);
-      const S* const X = W + x_at;
       S* const C = W + c_at;
       S* const G = W + g_at;  // G[3 (8q + a) + j] = d N_a / d x_j at Gauss point q
       S* const H = W + h_at;  // the same times w detJ(q)
-      S* const K = W + k_at;  // K[9p + 3c + d] = Ke(3a+c, 3b+d) of pair p
-      load_coords(t, d, e, W + x_at);
-      Kokkos::parallel_for(ThreadVectorRange(t, 24), [&](int k) { C[k] = hex8::monomial_coefficient(X, k / 3, k % 3); });
+      S* const K = W + k_at;  // K[9 pair(a,b) + 3c + d] = Ke(3a+c, 3b+d), a > b
+      S* const D = W + d_at;  // D[9a + 3c + d] = Ke(3a+c, 3a+d)
+      int* const order = reinterpret_cast<int*>(W + o_at);
+      load_coords(t, d, e, W);
+      node_order(t, d, e, order);
+      Kokkos::parallel_for(ThreadVectorRange(t, 24), [&](int k) { C[k] = hex8::monomial_coefficient<S>(W, k / 3, k % 3); });
       Kokkos::parallel_for(ThreadVectorRange(t, lanes::width), [&](int l) {
         const int q = l % 8;
         S J[3][3], Jinv[3][3];
@@ -54,8 +59,7 @@ struct Pairs {
           for (int j = 0; j < 3; ++j) H[3 * (8 * q + a) + j] = det * g[j];
         }
       });
-      const auto acc = add.access();
-      Kokkos::parallel_for(ThreadVectorRange(t, off_diagonal), [&](int p) {
+      Kokkos::parallel_for(ThreadVectorRange(t, 28), [&](int p) {
         int a, b;
         lower_entry(p, a, b);
         ++a;  // strictly lower: rows 1..7
@@ -66,27 +70,25 @@ struct Pairs {
           for (int c = 0; c < 3; ++c)
             for (int dd = 0; dd < 3; ++dd) A[c][dd] += h[c] * g[dd];
         }
-        const auto P = [&](int i, int j) { return A[i][j]; };
-        for (int c = 0; c < 3; ++c)
-          for (int dd = 0; dd < 3; ++dd) {
-            const S v = elasticity::from_products(m, P, c, dd);
-            K[9 * p + 3 * c + dd] = v;
-            acc(d.slot(e, 3 * a + c, 3 * b + dd), v);  // lower storage mirrors it when needed
-            if (!Lower) acc(d.slot(e, 3 * b + dd, 3 * a + c), v);
-          }
+        for (int k = 0; k < 9; ++k)
+          K[9 * p + k] = elasticity::from_products(m, [&](int i, int j) { return A[i][j]; }, k / 3, k % 3);
       });
-      // Diagonal blocks, 6 distinct entries each (c >= d): minus the sum of the row's other blocks.
-      Kokkos::parallel_for(ThreadVectorRange(t, 48), [&](int k) {
+      Kokkos::parallel_for(ThreadVectorRange(t, 48), [&](int k) {  // 6 distinct entries per node, c >= d
         const int a = k / 6;
         int c, dd;
         lower_entry(k % 6, c, dd);
         S v = 0;
         for (int b = 0; b < 8; ++b) {
-          if (b < a) v -= K[9 * (a * (a - 1) / 2 + b) + 3 * c + dd];
-          if (b > a) v -= K[9 * (b * (b - 1) / 2 + a) + 3 * dd + c];  // Ke_ab = Ke_ba^T
+          if (b < a) v -= K[9 * pair(a, b) + 3 * c + dd];
+          if (b > a) v -= K[9 * pair(b, a) + 3 * dd + c];  // Ke_ab = Ke_ba^T
         }
-        acc(d.slot(e, 3 * a + c, 3 * a + dd), v);
-        if (!Lower && c != dd) acc(d.slot(e, 3 * a + dd, 3 * a + c), v);
+        D[9 * a + 3 * c + dd] = D[9 * a + 3 * dd + c] = v;
+      });
+      scatter_in_node_order(t, d, e, order, add.access(), [&](int i, int j) {
+        const int a = i / 3, b = j / 3;
+        if (a > b) return K[9 * pair(a, b) + 3 * (i % 3) + j % 3];
+        if (a < b) return K[9 * pair(b, a) + 3 * (j % 3) + i % 3];
+        return D[9 * a + 3 * (i % 3) + j % 3];
       });
     });
   }

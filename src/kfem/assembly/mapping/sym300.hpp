@@ -4,18 +4,9 @@
 // ElementsPerTeam > 1 packs several elements into one block: 300 threads are 9 warps and 12 lanes
 // of a tenth (20 lanes idle); 600 threads are 18 warps and 24 lanes of a 19th (8 idle).
 #pragma once
-#include <cmath>
-
-#include "kfem/assembly/lanes.hpp"
-#include "kfem/core/types.hpp"
-#include "kfem/fe/elasticity.hpp"
+#include "kfem/assembly/mapping/warp_common.hpp"
 
 namespace kfem::mapping {
-KOKKOS_INLINE_FUNCTION void lower_entry(int k, int& m, int& n) {
-  m = static_cast<int>((Kokkos::Experimental::sqrt(8.0f * k + 1.0f) - 1.0f) * 0.5f);  // exact: 8k+1 is a perfect square at row starts
-  n = k - m * (m + 1) / 2;
-}
-
 template <int ElementsPerTeam = 1>
 struct Sym300 {
   using layout = Kokkos::LayoutRight;

@@ -53,6 +53,37 @@ KOKKOS_INLINE_FUNCTION void scatter_lane(int l, ordinal_t e, const Data& d, cons
           acc(d.slot(e, 3 * E::a(l, i) + c, 3 * E::b(l, k) + dd), K(((i * E::nb + k) * 3 + c) * 3 + dd));
 }
 
+// Entry k of a lower triangle in row-major order: row m = floor((sqrt(8k + 1) - 1) / 2), column
+// n = k - m(m+1)/2 <= m (sanfui eqs. 1-2); no loop or branch.
+KOKKOS_INLINE_FUNCTION void lower_entry(int k, int& m, int& n) {
+  m = static_cast<int>((Kokkos::Experimental::sqrt(8.0f * k + 1.0f) - 1.0f) * 0.5f);  // exact: 8k+1 is a perfect square at row starts
+  n = k - m * (m + 1) / 2;
+}
+
+// Coalesced scatter of a Ke the warp holds in scratch. Lanes walk the element's entries in the
+// global order of its nodes (order[r] = local node of rank r), row by row: neighbouring lanes then
+// hit neighbouring CSR slots (runs of 6 with a natural numbering) and one warp-wide add touches a
+// few 32-byte sectors instead of up to 32. Lower storage walks its 300 entries, all stored as is.
+template <class Member, class Data>
+KOKKOS_INLINE_FUNCTION void node_order(const Member& t, const Data& d, ordinal_t e, int* order) {
+  Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, 8), [&](int a) {
+    const ordinal_t n = d.nodes(e, a);
+    int rank = 0;
+    for (int b = 0; b < 8; ++b) rank += d.nodes(e, b) < n ? 1 : 0;
+    order[rank] = a;
+  });
+}
+template <class Member, class Data, class Acc, class Ke>
+KOKKOS_INLINE_FUNCTION void scatter_in_node_order(const Member& t, const Data& d, ordinal_t e, const int* order,
+                                                  const Acc& acc, const Ke& ke) {
+  Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, Data::lower ? 300 : 576), [&](int k) {
+    int ri = k / 24, rj = k % 24;
+    if (Data::lower) lower_entry(k, ri, rj);
+    const int i = 3 * order[ri / 3] + ri % 3, j = 3 * order[rj / 3] + rj % 3;
+    acc(d.stored_slot(e, i, j), ke(i, j));
+  });
+}
+
 // Per-warp scratch sizes are padded to 16 bytes: Kokkos places member k's scratch at k * size and
 // aligns each request, so an odd size (105 floats) would let neighbouring warps overlap.
 constexpr int padded(int count) { return (count + 3) / 4 * 4; }

@@ -153,6 +153,12 @@ json point(const Exec& exec, const HexMesh& mesh, const Deck& deck, const PointR
   out["assembly"] = {{"samples_s", samples}, {"stats", st}, {"includes", "zero values + element work + scatter"}};
   out["nnz"] = nnz;
   out["dofs"] = p.num_dofs();
+  if (req.timed) {  // nothing written, so nothing to reset between runs
+    ScopedRegion r("kfem::element_computation");
+    const std::vector<double> c = time_repeated(exec, deck.warmup, deck.repetitions, [] {}, [&] { assembler->compute_only(values); });
+    out["element_computation"] = {{"samples_s", c}, {"stats", summarize(c)},
+                                  {"includes", "the assembly kernels over all elements with every add discarded (no index reads, no writes, no zeroing)"}};
+  }
 
   // Verification against the oracle (or an explicit 'skipped' when the mesh is too large for it).
   HostCsr<S> got;

@@ -19,8 +19,8 @@ import re
 import sys
 
 # Canonical order (as `kfem info` lists them) so colours and bar positions match across figures.
-MAPPINGS = ["element", "warp4", "warp8", "ppni4", "ppni8", "twokernel", "warp4-scratch", "warp4-atomic",
-            "warp4-vreduce"]
+MAPPINGS = ["element", "warp4", "warp8", "ppni4", "ppni8", "twokernel", "pairs", "warp4-scratch", "warp4-atomic",
+            "warp4-vreduce", "sym300", "sym300x2", "sympairs"]
 RACES = ["colored", "atomic", "scatter"]
 SCALARS = {"double": "double (FP64)", "float": "float (FP32)"}
 
@@ -141,15 +141,16 @@ def write_summary(doc, all_points, good, out_dir):
         "- median of the timed repetitions; spread = (max - min) / median; speedup = element's median / this median "
         "(same mesh, race, scalar); floor fraction = HBM floor / median (1 = at the floor); "
         "FAILED points are left out of the figures; SpMV = median time of y = K x on the assembled storage "
-        "(full: Kokkos Kernels spmv, lower: symmetric spmv)",
+        "(full: Kokkos Kernels spmv, lower: symmetric spmv); compute ms = the same kernels with every add "
+        "discarded (element computation alone)",
         "",
     ]
     multi = len(backends) > 1
     head = ["mesh", "elements", "scalar", "race", "mapping"] + (["backend"] if multi else []) + \
-           ["storage", "median ms", "min..max spread %", "GDOF/s", "speedup vs element", "floor fraction",
-            "SpMV ms", "verification"]
+           ["storage", "median ms", "compute ms", "min..max spread %", "GDOF/s", "speedup vs element",
+            "floor fraction", "SpMV ms", "verification"]
     lines.append("| " + " | ".join(head) + " |")
-    numeric = {"elements", "median ms", "min..max spread %", "GDOF/s", "speedup vs element", "floor fraction", "SpMV ms"}
+    numeric = {"elements", "median ms", "compute ms", "min..max spread %", "GDOF/s", "speedup vs element", "floor fraction", "SpMV ms"}
     lines.append("|" + "|".join("--:" if h in numeric else "---" for h in head) + "|")
     for p in rows:
         st = p["assembly"]["stats"]
@@ -159,7 +160,9 @@ def write_summary(doc, all_points, good, out_dir):
         cells = [p["mesh"]["name"], str(p["mesh"]["elements"]), p["scalar"], p["race"], p["mapping"]]
         cells += [p["backend"]] if multi else []
         spmv = p.get("spmv", {}).get("stats", {}).get("median")
+        compute = p.get("element_computation", {}).get("stats", {}).get("median")
         cells += [p.get("storage", "full"), f"{st['median'] * 1e3:.4g}",
+                  f"{compute * 1e3:.4g}" if compute is not None else "–",
                   f"{100 * (st['max'] - st['min']) / st['median']:.1f}",
                   f"{rates.get('gdof_per_s', float('nan')):.4g}",
                   f"{sp[id(p)]:.2f}" if ok and id(p) in sp else "–",

@@ -20,6 +20,19 @@ class AssemblerBase {  // type-erased face for the driver's registry
   virtual ~AssemblerBase() = default;
   virtual void assemble(const Values& values) = 0;
   virtual bool lower() const = 0;  // writes the lower triangle (Problem::lower) instead of the full pattern
+  // Element computation alone (sanfui Fig. 4-5): the same kernels over all elements, writing nothing.
+  virtual void compute_only(const Values& values) = 0;
+};
+
+// The adder of compute_only: it stores a value only if it is NaN, which a valid element never
+// produces, so the compiler must still compute every entry while index loads and adds drop out.
+template <class Values>
+struct Discard {
+  Values v;
+  KOKKOS_INLINE_FUNCTION const Discard& access() const { return *this; }
+  KOKKOS_INLINE_FUNCTION void operator()(slot_t s, typename Values::value_type x) const {
+    if (x != x) v(s) = x;
+  }
 };
 
 // Mappings that compute only Ke's lower triangle declare `static constexpr bool lower = true`.
@@ -60,6 +73,10 @@ class Assembler final : public AssemblerBase<Exec, S> {
     runner_(exec_, values, offsets_, [&](ordinal_t begin, ordinal_t end, const auto& adder) {
       mapping_.launch(exec_, data_, material_, begin, end, adder);
     });
+  }
+
+  void compute_only(const Values& values) override {
+    mapping_.launch(exec_, data_, material_, offsets_.front(), offsets_.back(), Discard<Values>{values});
   }
 
   bool lower() const override { return Lower; }

@@ -2,8 +2,10 @@
 // per-Gauss-point accumulation of those entries, and their scatter through the CSR index.
 #pragma once
 #include <Kokkos_Core.hpp>
+#include <string>
 
 #include "kfem/assembly/lanes.hpp"
+#include "kfem/core/error.hpp"
 #include "kfem/core/types.hpp"
 #include "kfem/fe/elasticity.hpp"
 
@@ -92,6 +94,11 @@ constexpr int padded(int count) { return (count + 3) / 4 * 4; }
 template <class Exec>
 Kokkos::TeamPolicy<Exec> warp_policy(const Exec& exec, ordinal_t n, int elements_per_team, std::size_t scratch_bytes) {
   const int ept = lanes::on_host<Exec> ? 1 : elements_per_team;
+  const int limit = Kokkos::TeamPolicy<Exec>::scratch_size_max(0);
+  if (scratch_bytes * ept > std::size_t(limit))
+    throw InputError(std::to_string(ept) + " elements per team need " + std::to_string(scratch_bytes * ept) +
+                     " bytes of team scratch; this backend allows " + std::to_string(limit) +
+                     " (lower assembly.elements_per_team)");
   Kokkos::TeamPolicy<Exec> p(exec, (n + ept - 1) / ept, ept, lanes::vector_length<Exec>());
   return p.set_scratch_size(0, Kokkos::PerThread(scratch_bytes));
 }

@@ -30,10 +30,13 @@ struct ElementData {
   }
   // Position of Ke(i, j) known to be stored (always so for full storage).
   KOKKOS_INLINE_FUNCTION slot_t stored_slot(ordinal_t e, int i, int j) const {
-    const int a = i / 3, c = i % 3, b = j / 3, d = j % 3;
-    // Lower: row 3n+c of node n holds 3*(lower neighbours) + c + 1 columns; c*(c+1)/2 counts the
-    // diagonal-block entries of the earlier component rows.
-    return block(e, 8 * a + b) + c * stride(e, a) + (Lower ? c * (c + 1) / 2 : 0) + d;
+    return block(e, 8 * (i / 3) + j / 3) + row_offset(e, i / 3, i % 3) + j % 3;
+  }
+  // How much later than block(e, 8a+b) the component-c row of that block starts. Lower: row 3n+c
+  // of node n holds 3*(lower neighbours) + c + 1 columns; c*(c+1)/2 counts the diagonal-block
+  // entries of the earlier component rows.
+  KOKKOS_INLINE_FUNCTION slot_t row_offset(ordinal_t e, int a, int c) const {
+    return c * stride(e, a) + (Lower ? c * (c + 1) / 2 : 0);
   }
 };
 

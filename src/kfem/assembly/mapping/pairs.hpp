@@ -6,8 +6,8 @@
 //    the 9 products A(c,d) = sum_q w detJ g_a[c] g_b[d]; the block is from_products(A) at the end.
 //  - The 8 diagonal blocks follow from the others, because rigid translations are in Ke's null
 //    space at every Gauss point (sum_b g_b = 0): Ke_aa = -sum_{b != a} Ke_ab.
-//  - The blocks stay in scratch and the warp scatters them in the global order of the element's
-//    nodes (scatter_in_node_order): the measured bound of the fused kernels is the scatter.
+//  - Ke is kept in scratch with rows and columns in global node order and scattered row by row
+//    (scatter_sorted): the measured bound of these fused kernels is the scatter, not the FLOPs.
 // `pairs` writes the full CSR; `sympairs` the lower triangle into lower-triangular storage
 // (sanfui's 300 entries computed by 32 threads instead of 300).
 #pragma once
@@ -20,12 +20,11 @@ struct Pairs {
   static constexpr bool lower = Lower;
   int elements_per_team = 4;
 
-  // Scratch per warp: X (24), monomial coefficients C (24, c_0 unused), gradients G and w detJ * G
-  // (8 points x 8 nodes x 3 each), off-diagonal blocks (28 x 9), diagonal blocks (8 x 9), node order.
-  static constexpr int c_at = 24, g_at = 48, h_at = 240, k_at = 432, d_at = 684, o_at = 756;
-  static constexpr int scratch = padded(o_at + 8);
-
-  KOKKOS_INLINE_FUNCTION static int pair(int a, int b) { return a * (a - 1) / 2 + b; }  // a > b
+  // Scratch per warp, in scalars. The sorted Ke (576) reuses the space of the earlier phases:
+  // gradients G and w detJ * G (8 points x 8 nodes x 3 each), X (24), monomial coefficients C
+  // (24, c_0 unused). Then 16 ints: node order and rank.
+  static constexpr int g_at = 0, h_at = 192, x_at = 384, c_at = 408, ints_at = 576;
+  static constexpr int scratch = padded(ints_at + 16);
 
   template <class Exec, class Data, class Adder>
   void launch(const Exec& exec, const Data& d, const Isotropic<typename Data::scalar_type>& m, ordinal_t begin,
@@ -39,15 +38,16 @@ struct Pairs {
       const ordinal_t e = warp_element(t, begin, end, ept);
       if (e < 0) return;
       S* const W = thread_scratch<S>(t, scratch);
-      S* const C = W + c_at;
       S* const G = W + g_at;  // G[3 (8q + a) + j] = d N_a / d x_j at Gauss point q
       S* const H = W + h_at;  // the same times w detJ(q)
-      S* const K = W + k_at;  // K[9 pair(a,b) + 3c + d] = Ke(3a+c, 3b+d), a > b
-      S* const D = W + d_at;  // D[9a + 3c + d] = Ke(3a+c, 3a+d)
-      int* const order = reinterpret_cast<int*>(W + o_at);
-      load_coords(t, d, e, W);
-      node_order(t, d, e, order);
-      Kokkos::parallel_for(ThreadVectorRange(t, 24), [&](int k) { C[k] = hex8::monomial_coefficient<S>(W, k / 3, k % 3); });
+      S* const X = W + x_at;
+      S* const C = W + c_at;
+      S* const Ks = W;        // Ks[24 ri + rj], rows and columns in global node order
+      int* const order = reinterpret_cast<int*>(W + ints_at);
+      int* const rank = order + 8;
+      load_coords(t, d, e, X);
+      node_order(t, d, e, order, rank);
+      Kokkos::parallel_for(ThreadVectorRange(t, 24), [&](int k) { C[k] = hex8::monomial_coefficient<S>(X, k / 3, k % 3); });
       Kokkos::parallel_for(ThreadVectorRange(t, lanes::width), [&](int l) {
         const int q = l % 8;
         S J[3][3], Jinv[3][3];
@@ -59,37 +59,38 @@ struct Pairs {
           for (int j = 0; j < 3; ++j) H[3 * (8 * q + a) + j] = det * g[j];
         }
       });
+      // Pair p = (a, b), a > b, in row-major order of the strictly lower triangle of node pairs.
+      const auto pair_nodes = [](int p, int& a, int& b) { lower_entry(p, a, b), ++a; };
+      lanes::Private<S, 9> A;
       Kokkos::parallel_for(ThreadVectorRange(t, 28), [&](int p) {
         int a, b;
-        lower_entry(p, a, b);
-        ++a;  // strictly lower: rows 1..7
-        S A[3][3] = {};
+        pair_nodes(p, a, b);
+        for (int k = 0; k < 9; ++k) A(p, k) = 0;
         for (int q = 0; q < hex8::num_qp; ++q) {
           const S* h = H + 3 * (8 * q + a);
           const S* g = G + 3 * (8 * q + b);
-          for (int c = 0; c < 3; ++c)
-            for (int dd = 0; dd < 3; ++dd) A[c][dd] += h[c] * g[dd];
+          for (int k = 0; k < 9; ++k) A(p, k) += h[k / 3] * g[k % 3];
         }
-        for (int k = 0; k < 9; ++k)
-          K[9 * p + k] = elasticity::from_products(m, [&](int i, int j) { return A[i][j]; }, k / 3, k % 3);
+      });
+      Kokkos::parallel_for(ThreadVectorRange(t, 28), [&](int p) {  // G and H are dead: Ks overwrites them
+        int a, b;
+        pair_nodes(p, a, b);
+        const int ra = 3 * rank[a], rb = 3 * rank[b];
+        for (int k = 0; k < 9; ++k) {
+          const S v = elasticity::from_products(m, [&](int i, int j) { return A(p, 3 * i + j); }, k / 3, k % 3);
+          Ks[24 * (ra + k / 3) + rb + k % 3] = Ks[24 * (rb + k % 3) + ra + k / 3] = v;
+        }
       });
       Kokkos::parallel_for(ThreadVectorRange(t, 48), [&](int k) {  // 6 distinct entries per node, c >= d
-        const int a = k / 6;
+        const int r = k / 6;  // sorted node: its diagonal block is the same in either order
         int c, dd;
         lower_entry(k % 6, c, dd);
         S v = 0;
-        for (int b = 0; b < 8; ++b) {
-          if (b < a) v -= K[9 * pair(a, b) + 3 * c + dd];
-          if (b > a) v -= K[9 * pair(b, a) + 3 * dd + c];  // Ke_ab = Ke_ba^T
-        }
-        D[9 * a + 3 * c + dd] = D[9 * a + 3 * dd + c] = v;
+        for (int rb = 0; rb < 8; ++rb)
+          if (rb != r) v -= Ks[24 * (3 * r + c) + 3 * rb + dd];
+        Ks[24 * (3 * r + c) + 3 * r + dd] = Ks[24 * (3 * r + dd) + 3 * r + c] = v;
       });
-      scatter_in_node_order(t, d, e, order, add.access(), [&](int i, int j) {
-        const int a = i / 3, b = j / 3;
-        if (a > b) return K[9 * pair(a, b) + 3 * (i % 3) + j % 3];
-        if (a < b) return K[9 * pair(b, a) + 3 * (j % 3) + i % 3];
-        return D[9 * a + 3 * (i % 3) + j % 3];
-      });
+      scatter_sorted(t, d, e, order, add.access(), Ks);
     });
   }
 };

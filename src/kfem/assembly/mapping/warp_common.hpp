@@ -62,27 +62,34 @@ KOKKOS_INLINE_FUNCTION void lower_entry(int k, int& m, int& n) {
   n = k - m * (m + 1) / 2;
 }
 
-// Coalesced scatter of a Ke the warp holds in scratch. Lanes walk the element's entries in the
-// global order of its nodes (order[r] = local node of rank r), row by row: neighbouring lanes then
-// hit neighbouring CSR slots (runs of 6 with a natural numbering) and one warp-wide add touches a
-// few 32-byte sectors instead of up to 32. Lower storage walks its 300 entries, all stored as is.
+// Coalesced scatter of a Ke the warp holds in scratch with rows and columns sorted by global node
+// number (Ks[24 ri + rj]; order[r] = local node of rank r, rank[a] its inverse). Lane rj owns a
+// sorted column and the warp walks the rows: the 24 lanes of one add hit the element's 4 runs of
+// 6 neighbouring CSR slots of that row (natural numbering) instead of 24 scattered ones. Lower
+// storage keeps the lanes with rj <= ri: sorted, that is exactly the global lower triangle.
 template <class Member, class Data>
-KOKKOS_INLINE_FUNCTION void node_order(const Member& t, const Data& d, ordinal_t e, int* order) {
+KOKKOS_INLINE_FUNCTION void node_order(const Member& t, const Data& d, ordinal_t e, int* order, int* rank) {
   Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, 8), [&](int a) {
     const ordinal_t n = d.nodes(e, a);
-    int rank = 0;
-    for (int b = 0; b < 8; ++b) rank += d.nodes(e, b) < n ? 1 : 0;
-    order[rank] = a;
+    int r = 0;
+    for (int b = 0; b < 8; ++b) r += d.nodes(e, b) < n ? 1 : 0;
+    order[r] = a;
+    rank[a] = r;
   });
 }
-template <class Member, class Data, class Acc, class Ke>
-KOKKOS_INLINE_FUNCTION void scatter_in_node_order(const Member& t, const Data& d, ordinal_t e, const int* order,
-                                                  const Acc& acc, const Ke& ke) {
-  Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, Data::lower ? 300 : 576), [&](int k) {
-    int ri = k / 24, rj = k % 24;
-    if (Data::lower) lower_entry(k, ri, rj);
-    const int i = 3 * order[ri / 3] + ri % 3, j = 3 * order[rj / 3] + rj % 3;
-    acc(d.stored_slot(e, i, j), ke(i, j));
+template <class Member, class Data, class Acc, class S>
+KOKKOS_INLINE_FUNCTION void scatter_sorted(const Member& t, const Data& d, ordinal_t e, const int* order, const Acc& acc,
+                                           const S* Ks) {
+  Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, 24), [&](int rj) {
+    const int b = order[rj / 3];
+    for (int ra = 0; ra < 8; ++ra) {
+      const int a = order[ra];
+      const slot_t start = d.block(e, 8 * a + b) + rj % 3;
+      for (int c = 0; c < 3; ++c) {
+        const int ri = 3 * ra + c;
+        if (!Data::lower || rj <= ri) acc(start + d.row_offset(e, a, c), Ks[24 * ri + rj]);
+      }
+    }
   });
 }
 

@@ -63,7 +63,7 @@ bool dispatch(Kind kind, F&& f) {
 // Per-backend defaults (the fastest measured combination; see reports/).
 template <class Exec>
 constexpr MappingKind default_mapping() {
-  return lanes::on_host<Exec> ? MappingKind::element : MappingKind::ppni8;
+  return lanes::on_host<Exec> ? MappingKind::element : MappingKind::pairs;
 }
 template <class Exec>
 constexpr RaceKind default_race() {

@@ -32,10 +32,9 @@ struct Pairs {
     using S = typename Data::scalar_type;
     using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
     using Kokkos::ThreadVectorRange;
-    const int ept = lanes::on_host<Exec> ? 1 : elements_per_team;
-    Kokkos::parallel_for("kfem::assemble[pairs]", warp_policy(exec, end - begin, ept, scratch * sizeof(S)),
+    Kokkos::parallel_for("kfem::assemble[pairs]", warp_policy(exec, end - begin, elements_per_team, scratch * sizeof(S)),
                          KOKKOS_LAMBDA(const Member& t) {
-      const ordinal_t e = warp_element(t, begin, end, ept);
+      const ordinal_t e = warp_element(t, begin, end);
       if (e < 0) return;
       S* const W = thread_scratch<S>(t, scratch);
       S* const G = W + g_at;  // G[3 (8q + a) + j] = d N_a / d x_j at Gauss point q

@@ -25,10 +25,9 @@ struct TwoKernel {
     const Geom geom = std::any_cast<Geom>(geometry_);
 
     constexpr int scratch1 = padded(24 + 72 + 8);
-    const int ept = lanes::on_host<Exec> ? 1 : elements_per_team;
-    Kokkos::parallel_for("kfem::assemble[twokernel:geometry]", warp_policy(exec, end - begin, ept, scratch1 * sizeof(S)),
+    Kokkos::parallel_for("kfem::assemble[twokernel:geometry]", warp_policy(exec, end - begin, elements_per_team, scratch1 * sizeof(S)),
                          KOKKOS_LAMBDA(const Member& t) {
-      const ordinal_t e = warp_element(t, begin, end, ept);
+      const ordinal_t e = warp_element(t, begin, end);
       if (e < 0) return;
       S* X = thread_scratch<S>(t, scratch1);
       S* J = X + 24;

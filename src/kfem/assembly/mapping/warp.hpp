@@ -61,10 +61,9 @@ struct Warp {
     using S = typename Data::scalar_type;
     using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
     constexpr int scratch = padded(24 + 9 + 72);
-    const int ept = lanes::on_host<Exec> ? 1 : elements_per_team;
-    Kokkos::parallel_for("kfem::assemble[warp]", warp_policy(exec, end - begin, ept, scratch * sizeof(S)),
+    Kokkos::parallel_for("kfem::assemble[warp]", warp_policy(exec, end - begin, elements_per_team, scratch * sizeof(S)),
                          KOKKOS_LAMBDA(const Member& t) {
-      const ordinal_t e = warp_element(t, begin, end, ept);
+      const ordinal_t e = warp_element(t, begin, end);
       if (e < 0) return;
       S* X = thread_scratch<S>(t, scratch);
       S* J = X + 24;

@@ -97,7 +97,8 @@ KOKKOS_INLINE_FUNCTION void scatter_sorted(const Member& t, const Data& d, ordin
 // aligns each request, so an odd size (105 floats) would let neighbouring warps overlap.
 constexpr int padded(int count) { return (count + 3) / 4 * 4; }
 
-// Team policy for warp mappings: each team member is one element handled by 32 lanes.
+// Team policy for warp mappings: each team member is one element handled by 32 lanes; host
+// backends run one element per team whatever the tunable says.
 template <class Exec>
 Kokkos::TeamPolicy<Exec> warp_policy(const Exec& exec, ordinal_t n, int elements_per_team, std::size_t scratch_bytes) {
   const int ept = lanes::on_host<Exec> ? 1 : elements_per_team;
@@ -112,8 +113,8 @@ Kokkos::TeamPolicy<Exec> warp_policy(const Exec& exec, ordinal_t n, int elements
 
 // The element of team member t (one per warp) in [begin, end), or -1 past the end.
 template <class Member>
-KOKKOS_INLINE_FUNCTION ordinal_t warp_element(const Member& t, ordinal_t begin, ordinal_t end, int ept) {
-  const ordinal_t e = begin + t.league_rank() * ept + t.team_rank();
+KOKKOS_INLINE_FUNCTION ordinal_t warp_element(const Member& t, ordinal_t begin, ordinal_t end) {
+  const ordinal_t e = begin + t.league_rank() * t.team_size() + t.team_rank();
   return e < end ? e : -1;
 }
 

@@ -10,6 +10,7 @@
 
 #include "kfem/assembly/element_data.hpp"
 #include "kfem/assembly/problem.hpp"
+#include "kfem/core/fill.hpp"
 #include "kfem/fe/elasticity.hpp"
 
 namespace kfem {
@@ -69,7 +70,7 @@ class Assembler final : public AssemblerBase<Exec, S> {
       runner_ = typename Race::template Runner<Exec, Values>(values);
       runner_values_ = values;
     }
-    Kokkos::deep_copy(exec_, values, S(0));
+    fill_zero(exec_, values);
     runner_(exec_, values, offsets_, [&](ordinal_t begin, ordinal_t end, const auto& adder) {
       mapping_.launch(exec_, data_, material_, begin, end, adder);
     });

@@ -4,6 +4,7 @@
 #include <Kokkos_Core.hpp>
 #include <type_traits>
 
+#include "kfem/core/fill.hpp"
 #include "kfem/core/types.hpp"
 #include "kfem/sparsity/csr.hpp"
 
@@ -87,7 +88,7 @@ void symmetric_spmv(const Exec& exec, const CsrGraph<typename Exec::memory_space
   using T = std::remove_const_t<S>;
   using Functor = solve_detail::SymmetricSpmv<Exec, T>;
   const ordinal_t n = L.num_rows;
-  Kokkos::deep_copy(exec, y, T(0));
+  fill_zero(exec, y);
   if (n == 0) return;
   const Functor f{n, L.row_map, L.cols, values, x, y};
   if (kernel == SymSpmvKernel::automatic)

@@ -1,0 +1,24 @@
+// Zeroing a large array at memory bandwidth, on any backend.
+#pragma once
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+namespace kfem {
+// v = 0 on exec. Kokkos 3.4's deep_copy(exec, v, 0) gives every entry its own thread, in 64-thread
+// blocks on CUDA: mesh4's 515 M values become 8 M blocks, and block scheduling, not DRAM, sets the
+// pace (4.84 ms for 4.1 GB on an H200, 0.85 TB/s; ncu). Here each thread zeroes 16 entries one
+// stride apart: a warp's stores stay contiguous, and there are 16x fewer blocks.
+template <class Exec, class View>
+void fill_zero(const Exec& exec, const View& v) {
+  using Index = std::int64_t;
+  constexpr Index per_thread = 16;
+  const Index n = static_cast<Index>(v.extent(0));
+  const Index stride = (n + per_thread - 1) / per_thread;
+  using Value = typename View::non_const_value_type;
+  Kokkos::parallel_for(
+      "kfem::fill_zero", Kokkos::RangePolicy<Exec, Kokkos::IndexType<Index>>(exec, 0, stride),
+      KOKKOS_LAMBDA(Index i) {
+        for (Index k = i; k < n; k += stride) v(k) = Value(0);
+      });
+}
+}  // namespace kfem

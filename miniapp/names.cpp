@@ -38,11 +38,13 @@ std::string reverse(const std::vector<std::pair<std::string, K>>& table, K k) {
 }  // namespace
 
 MappingKind mapping_from_name(const std::string& name, bool device) {
-  if (name == "default") return device ? default_mapping<Kokkos::DefaultExecutionSpace>() : MappingKind::element;
+  if (name == "default")
+    return device ? default_mapping<Kokkos::DefaultExecutionSpace>() : default_mapping<Kokkos::DefaultHostExecutionSpace>();
   return lookup(mappings, name, "mapping");
 }
 RaceKind race_from_name(const std::string& name, bool device) {
-  if (name == "default") return device ? default_race<Kokkos::DefaultExecutionSpace>() : RaceKind::colored;
+  if (name == "default")
+    return device ? default_race<Kokkos::DefaultExecutionSpace>() : default_race<Kokkos::DefaultHostExecutionSpace>();
   return lookup(races, name, "race handling");
 }
 std::string name_of(MappingKind k) { return reverse(mappings, k); }

@@ -60,10 +60,11 @@ bool dispatch(Kind kind, F&& f) {
                     Registry{});
 }
 
-// Per-backend defaults (the fastest measured combination; see reports/).
+// Per-backend defaults: the fastest measured combination on every mesh and in both precisions,
+// pairs with atomics on the H200 and pairs with colouring on 16 CPU cores (reports/runs/2026-11-21-*).
 template <class Exec>
 constexpr MappingKind default_mapping() {
-  return lanes::on_host<Exec> ? MappingKind::element : MappingKind::pairs;
+  return MappingKind::pairs;
 }
 template <class Exec>
 constexpr RaceKind default_race() {

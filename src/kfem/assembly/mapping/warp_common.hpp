@@ -62,11 +62,7 @@ KOKKOS_INLINE_FUNCTION void lower_entry(int k, int& m, int& n) {
   n = k - m * (m + 1) / 2;
 }
 
-// Coalesced scatter of a Ke the warp holds in scratch with rows and columns sorted by global node
-// number (Ks[24 ri + rj]; order[r] = local node of rank r, rank[a] its inverse). Lane rj owns a
-// sorted column and the warp walks the rows: the 24 lanes of one add hit the element's 4 runs of
-// 6 neighbouring CSR slots of that row (natural numbering) instead of 24 scattered ones. Lower
-// storage keeps the lanes with rj <= ri: sorted, that is exactly the global lower triangle.
+// Element e's nodes ranked by global number: rank[a] of local node a, order[r] its inverse.
 template <class Member, class Data>
 KOKKOS_INLINE_FUNCTION void node_order(const Member& t, const Data& d, ordinal_t e, int* order, int* rank) {
   Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, 8), [&](int a) {
@@ -77,6 +73,11 @@ KOKKOS_INLINE_FUNCTION void node_order(const Member& t, const Data& d, ordinal_t
     rank[a] = r;
   });
 }
+// Coalesced scatter of a Ke the warp holds in scratch with rows and columns sorted by global node
+// number (Ks[24 ri + rj]; order[r] = local node of rank r, rank[a] its inverse). Lane rj owns a
+// sorted column and the warp walks the rows: the 24 lanes of one add hit the element's 4 runs of
+// 6 neighbouring CSR slots of that row (natural numbering) instead of 24 scattered ones. Lower
+// storage keeps the lanes with rj <= ri: sorted, that is exactly the global lower triangle.
 template <class Member, class Data, class Acc, class S>
 KOKKOS_INLINE_FUNCTION void scatter_sorted(const Member& t, const Data& d, ordinal_t e, const int* order, const Acc& acc,
                                            const S* Ks) {

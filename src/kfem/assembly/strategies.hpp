@@ -60,7 +60,7 @@ bool dispatch(Kind kind, F&& f) {
                     Registry{});
 }
 
-// Per-backend defaults: the fastest measured combination on every mesh and in both precisions,
+// Per-backend defaults: the fastest measured full-storage combination on every mesh and precision,
 // pairs with atomics on the H200 and pairs with colouring on 16 CPU cores (reports/runs/2026-11-21-*).
 template <class Exec>
 constexpr MappingKind default_mapping() {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "kfem/core/error.hpp"
+#include "kfem/fe/family.hpp"
 
 namespace kfem::app {
 template <class F>
@@ -19,6 +20,16 @@ void with_backend(const std::string& name, F&& f) {
   if (name == "cuda") return f(Kokkos::Cuda());
 #endif
   throw InputError("backend '" + name + "' is not enabled in this build (kfem info lists the enabled ones)");
+}
+
+// The family of a mesh's cells, as a tag type (the registry's FamilyRegistry).
+template <class F>
+void with_family(CellType cell, F&& f) {
+  switch (cell) {
+    case CellType::tri3: return f(fe::Tri3{});
+    case CellType::hex8: return f(fe::Hex8{});
+    case CellType::prism6: return f(fe::Prism{});
+  }
 }
 
 template <class F>

@@ -18,15 +18,18 @@ namespace {
 // Options shared by run / verify / bench: they override the deck.
 struct Overrides {
   std::vector<std::string> mesh, mapping, race, scalar;
-  std::string backend, renumber, report, export_matrix, export_mesh, export_solution, coloring;
+  std::string backend, renumber, report, export_matrix, export_mesh, export_solution, coloring, problem, target;
   double distort = -1;
-  int repetitions = -1, warmup = -1, elements_per_team = -1;
+  int repetitions = -1, warmup = -1, elements_per_team = -1, order = -1;
   bool no_solve = false;
 };
 
 void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
-  cmd->add_option("--mesh", o.mesh, "mesh1..mesh4, NXxNYxNZ or FILE.msh (repeatable)");
-  cmd->add_option("--mapping", o.mapping, "work mapping(s): element warp4 warp8 ppni4 ppni8 twokernel warp4-scratch warp4-atomic warp4-vreduce pairs (full), sym300 sym300x2 sympairs (lower triangle), or default");
+  cmd->add_option("--mesh", o.mesh, "mesh1..mesh4, NXxNYxNZ (hex8), prism:NXxNYxNZ, tri:NXxNY, capacitor or FILE.msh (repeatable)");
+  cmd->add_option("--problem", o.problem, "elasticity or electrostatics");
+  cmd->add_option("--order", o.order, "element order: prisms 1..7; tri3 and hex8 are 1");
+  cmd->add_option("--mapping", o.mapping, "work mapping(s): thread team (every family); hex8 only: element warp4 warp8 ppni4 ppni8 twokernel warp4-scratch warp4-atomic warp4-vreduce pairs (full), sym300 sym300x2 sympairs (lower triangle); or default");
+  cmd->add_option("--target", o.target, "where Ke goes for the generic mappings: index (per-element CSR index), search (row search), default");
   cmd->add_option("--race", o.race, "race handling(s): colored atomic scatter, or default");
   cmd->add_option("--scalar", o.scalar, "float and/or double");
   cmd->add_option("--backend", o.backend, "execution space: default serial openmp cuda (as enabled)");
@@ -41,7 +44,7 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
     cmd->add_option("--report", o.report, "run report (JSON)");
     cmd->add_option("--export-matrix", o.export_matrix, "assembled stiffness before BCs, MatrixMarket");
     cmd->add_option("--export-mesh", o.export_mesh, "mesh as used, Gmsh 4.1 ASCII");
-    cmd->add_option("--export-solution", o.export_solution, "displacement, VTK .vtu");
+    cmd->add_option("--export-solution", o.export_solution, "solution (displacement or potential), VTK .vtu");
     cmd->add_flag("--no-solve", o.no_solve, "skip boundary conditions and CG");
   }
 }
@@ -58,6 +61,9 @@ Deck load(const std::string& path, const Overrides& o) {
   if (!o.race.empty()) d.races = o.race;
   if (!o.scalar.empty()) d.scalars = o.scalar;
   if (!o.backend.empty()) d.backend = o.backend;
+  if (!o.problem.empty()) d.problem = o.problem;
+  if (o.order >= 0) d.order = o.order;
+  if (!o.target.empty()) d.target = o.target;
   if (!o.coloring.empty()) d.coloring = o.coloring;
   if (!o.renumber.empty()) d.renumber = renumbering_from_name(o.renumber);
   if (o.distort >= 0) d.distort = o.distort;
@@ -69,6 +75,7 @@ Deck load(const std::string& path, const Overrides& o) {
   if (!o.export_mesh.empty()) d.export_mesh = o.export_mesh;
   if (!o.export_solution.empty()) d.export_solution = o.export_solution;
   if (o.no_solve) d.solve = false;
+  check_parameters(d);
   return d;
 }
 }  // namespace

@@ -15,6 +15,7 @@
 #include "kfem/report/context.hpp"
 #include "kfem/report/timing.hpp"
 #include "names.hpp"
+#include "model.hpp"
 #include "pipeline.hpp"
 
 namespace kfem::app {
@@ -31,32 +32,6 @@ bool device_backend(const std::string& backend) {
 #endif
 }
 
-// Mesh as the deck describes it: generated or read, then distorted and renumbered.
-HexMesh build_mesh(const MeshSpec& spec, const Deck& deck, json& info) {
-  ScopedRegion r("kfem::setup::mesh");
-  const auto t0 = clock::now();
-  HexMesh mesh = spec.box ? make_box(*spec.box) : read_gmsh(spec.file);
-  if (deck.distort > 0) distort(mesh, deck.distort, deck.seed);
-  if (deck.renumber != Renumbering::natural) mesh = renumber_nodes(mesh, node_permutation(mesh, deck.renumber, deck.seed));
-  info = {{"name", spec.name}, {"elements", mesh.num_elements()}, {"nodes", mesh.num_nodes()},
-          {"dofs", mesh.num_dofs()},
-          {"renumber", name_of(deck.renumber)},
-          {"distort", deck.distort},
-          {"generate_s", std::chrono::duration<double>(clock::now() - t0).count()}};
-  if (spec.box) info["box"] = {spec.box->nx, spec.box->ny, spec.box->nz};
-  return mesh;
-}
-
-Oracle make_oracle(const HexMesh& mesh, const Deck& deck) {
-  Oracle o;
-  if (long(mesh.num_elements()) > deck.verify_limit) return o;
-  ScopedRegion r("kfem::oracle");
-  const auto t0 = clock::now();
-  o.matrix = assemble_reference(mesh, Isotropic<double>::from_young(deck.young, deck.poisson));
-  o.seconds = std::chrono::duration<double>(clock::now() - t0).count();
-  return o;
-}
-
 // Writes JSON through a temporary file so an interrupted run never leaves half a file.
 void write_json(const std::string& path, const json& j) {
   const std::string tmp = path + ".tmp";
@@ -71,10 +46,11 @@ void write_json(const std::string& path, const json& j) {
 
 std::string fmt_time(double s) { return s < 1e-3 ? fmt::format("{:.1f} us", s * 1e6) : s < 1 ? fmt::format("{:.3f} ms", s * 1e3) : fmt::format("{:.2f} s", s); }
 
-PointRequest first_point(const Deck& deck) {
+PointRequest request(const Deck& deck, const Model& model, const std::string& mapping, const std::string& race,
+                     const std::string& scalar) {
   const bool dev = device_backend(deck.backend);
-  return {mapping_from_name(deck.mappings.front(), dev), race_from_name(deck.races.front(), dev), deck.scalars.front(),
-          deck.backend};
+  return {mapping_from_name(mapping, dev, model.mesh.cell), race_from_name(race, dev),
+          target_from_name(deck.target, model.dofs.order), scalar, deck.backend};
 }
 }  // namespace
 
@@ -86,18 +62,23 @@ int cmd_info() {
 }
 
 int cmd_run(const Deck& deck) {
-  json mesh_info;
-  const HexMesh mesh = build_mesh(deck.meshes.front(), deck, mesh_info);
-  if (!deck.export_mesh.empty()) write_gmsh(mesh, deck.export_mesh);
-  const Oracle oracle = make_oracle(mesh, deck);
-  PointRequest req = first_point(deck);
+  const Model model = build_model(deck.meshes.front(), deck);
+  const Mesh& mesh = model.mesh;
+  const json& mesh_info = model.info;
+  PointRequest req = request(deck, model, deck.mappings.front(), deck.races.front(), deck.scalars.front());
   req.timed = true;
   req.solve = deck.solve;
-  json res = run_point(mesh, deck, req, oracle);
+  req.exports = true;
+  const BoundarySetup checked = deck.solve ? boundary_setup(model, deck) : BoundarySetup{};  // bad names fail here,
+  (void)checked;                                                                              // before any allocation
+  if (!deck.export_mesh.empty()) write_gmsh(mesh, deck.export_mesh);
+  const Oracle oracle = make_oracle(model, deck);
+  json res = run_point(model, deck, req, oracle);
   const json& a = res["assembly"]["stats"];
   fmt::print("kfem run: {}\n", deck.source);
-  fmt::print("  mesh          {}: {} elements, {} nodes, {} DOFs, {} nonzeros\n", mesh_info["name"].get<std::string>(),
-             mesh.num_elements(), mesh.num_nodes(), mesh.num_dofs(), res["nnz"].get<long>());
+  fmt::print("  mesh          {}: {} {} elements (order {}), {} nodes, {} DOFs, {} nonzeros\n",
+             mesh_info["name"].get<std::string>(), mesh.num_elements(), mesh_info["family"].get<std::string>(),
+             model.dofs.order, model.dofs.num_nodes, res["dofs"].get<long>(), res["nnz"].get<long>());
   fmt::print("  strategy      {} x {} in {} on {}\n", res["mapping"].get<std::string>(), res["race"].get<std::string>(),
              res["scalar"].get<std::string>(), res["backend"].get<std::string>());
   fmt::print("  setup         graph {}, element data {}\n", fmt_time(res["setup"]["graph_s"]), fmt_time(res["setup"]["element_data_s"]));
@@ -111,8 +92,13 @@ int cmd_run(const Deck& deck) {
     const json& s = res["solve"];
     fmt::print("  CG            {} iterations, relative residual {:.3g}, {}{}\n", s["cg_iterations"].get<int>(),
                s["cg_relative_residual"].get<double>(), fmt_time(s["cg_s"]), s["cg_converged"].get<bool>() ? "" : " (NOT converged)");
-    fmt::print("  tip deflection {:.6e} m (Timoshenko beam {:.6e} m)\n", s["tip_deflection_m"].get<double>(),
-               s["timoshenko_tip_deflection_m"].get<double>());
+    if (s.contains("tip_deflection_m"))
+      fmt::print("  tip deflection {:.6e} m (Timoshenko beam {:.6e} m)\n", s["tip_deflection_m"].get<double>(),
+                 s["timoshenko_tip_deflection_m"].get<double>());
+    if (s.contains("capacitance_per_depth"))
+      fmt::print("  capacitance   {:.6e} per unit depth (field energy {:.6e}; ideal parallel plates {:.6e})\n",
+                 s["capacitance_per_depth"].get<double>(), s["field_energy"].get<double>(),
+                 s["ideal_capacitance_per_depth"].get<double>());
   }
   const std::string report = deck.report.empty() ? "kfem-report.json" : deck.report;
   write_json(report, {{"kfem_report", 1}, {"command", "run"}, {"deck", deck.source}, {"context", run_context(false)},
@@ -125,17 +111,16 @@ int cmd_run(const Deck& deck) {
 int cmd_verify(const Deck& deck) {
   int failures = 0;
   for (const auto& spec : deck.meshes) {
-    json mesh_info;
-    const HexMesh mesh = build_mesh(spec, deck, mesh_info);
     Deck d = deck;
     d.verify_limit = std::numeric_limits<long>::max();  // verify always consults the oracle
-    const Oracle oracle = make_oracle(mesh, d);
+    const Model model = build_model(spec, d);
+    const Oracle oracle = make_oracle(model, d);
     for (const auto& sc : deck.scalars)
       for (const auto& mn : deck.mappings)
         for (const auto& rn : deck.races) {
-          const bool dev = device_backend(deck.backend);
-          PointRequest req{mapping_from_name(mn, dev), race_from_name(rn, dev), sc, deck.backend, false, false};
-          const json res = run_point(mesh, d, req, oracle);
+          PointRequest req = request(deck, model, mn, rn, sc);
+          req.timed = false;
+          const json res = run_point(model, d, req, oracle);
           const json& v = res["verification"];
           const bool ok = v["status"] == "passed";
           failures += !ok;
@@ -149,27 +134,27 @@ int cmd_verify(const Deck& deck) {
 int cmd_bench(const Deck& deck, const std::string& out_dir) {
   std::filesystem::create_directories(out_dir);
   const std::string path = out_dir + "/results.json";
-  const bool dev = device_backend(deck.backend);
-  std::vector<PointRequest> plan;
-  for (const auto& sc : deck.scalars)
-    for (const auto& mn : deck.mappings)
-      for (const auto& rn : deck.races) plan.push_back({mapping_from_name(mn, dev), race_from_name(rn, dev), sc, deck.backend});
-  const std::size_t total = plan.size() * deck.meshes.size();
+  const std::size_t total = deck.scalars.size() * deck.mappings.size() * deck.races.size() * deck.meshes.size();
   json doc = {{"kfem_results", 1}, {"deck", deck.source}, {"context", run_context(true)}, {"points", json::array()},
-              {"models", {{"flops_per_element", model_flops_per_element()},
-                          {"bytes", "nnz*s (zeroing) + elements*(24*s + 72*4 + 2*576*s)"},
+              {"models", {{"flops", "per family: hex8 8*(144+45+120+64*62); others nq*(2VD^2 + inv + 2ND^2 + 2N^2D^2) + N^2*block"},
+                          {"bytes", "nnz*s (zeroing) + elements*(V*D*s + index bytes + 2*(N*C)^2*s)"},
                           {"hbm_floor", "nnz*s / measured copy bandwidth"}}}};
   const double bw = doc["context"]["copy_bandwidth_gbs"].is_number() ? doc["context"]["copy_bandwidth_gbs"].get<double>() : 0.0;
   const bool tty = isatty(fileno(stderr));
   const auto t0 = clock::now();
   std::size_t done = 0;
   for (const auto& spec : deck.meshes) {
-    json mesh_info;
-    const HexMesh mesh = build_mesh(spec, deck, mesh_info);
-    const Oracle oracle = make_oracle(mesh, deck);
+    const Model model = build_model(spec, deck);
+    const Oracle oracle = make_oracle(model, deck);
+    json mesh_info = model.info;
     mesh_info["oracle_s"] = oracle.seconds;
+    mesh_info["flops_per_element"] = model_flops_per_element(model);
+    std::vector<PointRequest> plan;
+    for (const auto& sc : deck.scalars)
+      for (const auto& mn : deck.mappings)
+        for (const auto& rn : deck.races) plan.push_back(request(deck, model, mn, rn, sc));
     for (const auto& req : plan) {
-      json res = run_point(mesh, deck, req, oracle);
+      json res = run_point(model, deck, req, oracle);
       res["mesh"] = mesh_info;
       // The measured bandwidth is that of the default execution space's memory: compare only its points.
       if (bw > 0 && res["backend"] == doc["context"]["kokkos"]["default_execution_space"])

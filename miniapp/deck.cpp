@@ -44,13 +44,40 @@ struct Reader {
 }  // namespace
 
 MeshSpec parse_mesh_name(const std::string& text) {
-  static const std::regex named("mesh([1-4])"), dims("([0-9]+)x([0-9]+)x([0-9]+)");
+  static const std::regex named("mesh([1-4])"), dims("(prism:)?([0-9]+)x([0-9]+)x([0-9]+)"), tri("tri:([0-9]+)x([0-9]+)");
   std::smatch m;
-  if (std::regex_match(text, m, named)) return {text, paper_mesh(std::stoi(m[1])), {}};
+  if (std::regex_match(text, m, named)) return {text, CellType::hex8, paper_mesh(std::stoi(m[1])), false, {}};
   if (std::regex_match(text, m, dims))
-    return {text, BoxSpec{std::stoi(m[1]), std::stoi(m[2]), std::stoi(m[3])}, {}};
-  if (text.size() > 4 && text.substr(text.size() - 4) == ".msh") return {text, std::nullopt, text};
-  throw InputError("mesh '" + text + "': expected mesh1..mesh4, NXxNYxNZ or a .msh file");
+    return {text, m[1].matched ? CellType::prism6 : CellType::hex8,
+            BoxSpec{std::stoi(m[2]), std::stoi(m[3]), std::stoi(m[4])}, false, {}};
+  if (std::regex_match(text, m, tri)) {
+    BoxSpec b{std::stoi(m[1]), std::stoi(m[2]), 1};
+    b.lx = 2.0, b.ly = 1.0;
+    return {text, CellType::tri3, b, false, {}};
+  }
+  if (text == "capacitor") return {text, CellType::tri3, std::nullopt, true, {}};
+  if (text.size() > 4 && text.substr(text.size() - 4) == ".msh") return {text, CellType::hex8, std::nullopt, false, text};
+  throw InputError("mesh '" + text +
+                   "': expected mesh1..mesh4, NXxNYxNZ (hex8), prism:NXxNYxNZ, tri:NXxNY, capacitor or a .msh file");
+}
+
+void check_parameters(const Deck& d) {
+  if (d.problem != "elasticity" && d.problem != "electrostatics")
+    throw InputError(d.source + ": key 'problem': '" + d.problem + "' (expected elasticity or electrostatics)");
+  if (d.order < 1 || d.order > 7)
+    throw InputError(d.source + ": key 'element.order': p = " + std::to_string(d.order) + " (prisms support 1..7)");
+  if (!(d.permittivity > 0))
+    throw InputError(d.source + ": key 'material.permittivity': " + std::to_string(d.permittivity) + " (need > 0)");
+  if (!(d.young > 0)) throw InputError(d.source + ": key 'material.E': need E > 0");
+  if (!(d.poisson > -1 && d.poisson < 0.5))
+    throw InputError(d.source + ": key 'material.nu': " + std::to_string(d.poisson) + " (need -1 < nu < 0.5)");
+  const std::size_t want = d.problem == "electrostatics" ? 1 : 3;
+  for (const auto& bc : d.dirichlet)
+    if (bc.values.size() != want)
+      throw InputError(d.source + ": key 'bc.dirichlet." + bc.name + "': " + d.problem + " needs " +
+                       (want == 1 ? "one value" : "[ux, uy, uz]"));
+  if (d.problem == "electrostatics" && d.dirichlet.empty())
+    throw InputError(d.source + ": electrostatics without bc.dirichlet is singular (fix the potential somewhere)");
 }
 
 Deck read_deck(const std::string& path) {
@@ -66,10 +93,41 @@ Deck read_deck(const std::string& path) {
   Deck d;
   d.source = path;
   if (root.IsNull()) return d;
-  r.keys(root, "", {"mesh", "material", "load", "assembly", "solver", "bench", "output", "backend"});
+  r.keys(root, "", {"problem", "mesh", "element", "material", "load", "bc", "assembly", "solver", "bench", "output",
+                    "backend"});
   r.get(root, "backend", "backend", d.backend);
+  r.get(root, "problem", "problem", d.problem);
+  if (const auto el = root["element"]) {
+    r.keys(el, "element", {"order"});
+    r.get(el, "order", "element.order", d.order);
+  }
+  if (const auto bc = root["bc"]) {
+    r.keys(bc, "bc", {"dirichlet"});
+    if (const auto dir = bc["dirichlet"]) {
+      if (!dir.IsMap()) r.fail("bc.dirichlet", "expected a mapping NAME: value or NAME: [ux, uy, uz]");
+      for (const auto& kv : dir) {
+        DirichletSpec spec{kv.first.as<std::string>(), {}};
+        try {
+          spec.values = kv.second.IsSequence() ? kv.second.as<std::vector<double>>()
+                                               : std::vector<double>{kv.second.as<double>()};
+        } catch (const YAML::Exception&) {
+          r.fail("bc.dirichlet." + spec.name, "expected a number or a list of numbers");
+        }
+        d.dirichlet.push_back(spec);
+      }
+    }
+  }
   if (const auto m = root["mesh"]) {
-    r.keys(m, "mesh", {"sizes", "size", "length", "renumber", "seed", "distort"});
+    r.keys(m, "mesh", {"sizes", "size", "length", "renumber", "seed", "distort", "capacitor"});
+    if (const auto c = m["capacitor"]) {
+      r.keys(c, "mesh.capacitor", {"box", "triangles"});
+      std::vector<double> box{d.capacitor_width, d.capacitor_height};
+      r.get(c, "box", "mesh.capacitor.box", box);
+      if (box.size() != 2 || !(box[0] > 0) || !(box[1] > 0)) r.fail("mesh.capacitor.box", "expected [width, height] > 0");
+      d.capacitor_width = box[0], d.capacitor_height = box[1];
+      r.get(c, "triangles", "mesh.capacitor.triangles", d.capacitor_triangles);
+      if (!(d.capacitor_triangles >= 100)) r.fail("mesh.capacitor.triangles", "expected >= 100");
+    }
     std::vector<double> len{16.0, 2.0, 2.0};
     r.get(m, "length", "mesh.length", len);
     if (len.size() != 3) r.fail("mesh.length", "expected [Lx, Ly, Lz]");
@@ -79,7 +137,8 @@ Deck read_deck(const std::string& path) {
     d.meshes.clear();
     for (const auto& s : sizes) {
       MeshSpec spec = parse_mesh_name(s);
-      if (spec.box && s.rfind("mesh", 0) != 0) spec.box->lx = len[0], spec.box->ly = len[1], spec.box->lz = len[2];
+      if (spec.box && s.rfind("mesh", 0) != 0 && (m["length"] || spec.cell != CellType::tri3))
+        spec.box->lx = len[0], spec.box->ly = len[1], spec.box->lz = len[2];
       d.meshes.push_back(spec);
     }
     std::string ren = "natural";
@@ -93,17 +152,20 @@ Deck read_deck(const std::string& path) {
     r.get(m, "distort", "mesh.distort", d.distort);
   }
   if (const auto m = root["material"]) {
-    r.keys(m, "material", {"E", "nu"});
+    r.keys(m, "material", {"E", "nu", "permittivity"});
     r.get(m, "E", "material.E", d.young);
     r.get(m, "nu", "material.nu", d.poisson);
-    if (!(d.young > 0) || !(d.poisson > -1 && d.poisson < 0.5)) r.fail("material", "need E > 0 and -1 < nu < 0.5");
+    r.get(m, "permittivity", "material.permittivity", d.permittivity);
   }
   if (const auto l = root["load"]) {
     r.keys(l, "load", {"P"});
     r.get(l, "P", "load.P", d.force);
   }
   if (const auto a = root["assembly"]) {
-    r.keys(a, "assembly", {"mapping", "race", "scalar", "coloring", "elements_per_team"});
+    r.keys(a, "assembly", {"mapping", "race", "scalar", "coloring", "elements_per_team", "target"});
+    r.get(a, "target", "assembly.target", d.target);
+    if (d.target != "default" && d.target != "index" && d.target != "search")
+      r.fail("assembly.target", "expected index, search or default");
     if (a["mapping"]) d.mappings = r.list(a["mapping"], "assembly.mapping");
     if (a["race"]) d.races = r.list(a["race"], "assembly.race");
     if (a["scalar"]) d.scalars = r.list(a["scalar"], "assembly.scalar");
@@ -132,6 +194,7 @@ Deck read_deck(const std::string& path) {
     r.get(o, "export_mesh", "output.export_mesh", d.export_mesh);
     r.get(o, "export_solution", "output.export_solution", d.export_solution);
   }
+  check_parameters(d);
   return d;
 }
 }  // namespace kfem::app

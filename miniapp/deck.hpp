@@ -6,22 +6,38 @@
 #include <vector>
 
 #include "kfem/mesh/box.hpp"
+#include "kfem/mesh/mesh.hpp"
 #include "kfem/mesh/renumber.hpp"
 
 namespace kfem::app {
 struct MeshSpec {
-  std::string name;          // "mesh1".."mesh4", "box" or the file name
-  std::optional<BoxSpec> box;
-  std::string file;          // Gmsh 4.1 file when not a box
+  std::string name;             // as the user wrote it: "mesh2", "64x8x8", "prism:8x4x4", "tri:64x32", "capacitor", "a.msh"
+  CellType cell = CellType::hex8;  // of a generator; a file's family is known once read
+  std::optional<BoxSpec> box;   // hex, prism (NXxNYxNZ) and triangle (NXxNY, nz unused) boxes
+  bool capacitor = false;       // amorim's capacitor, meshed with Gmsh (mesh.capacitor keys)
+  std::string file;             // Gmsh 4.1 file
+};
+
+// Fixed values on a named boundary node set: 1 value (electrostatics) or 3 (elasticity).
+struct DirichletSpec {
+  std::string name;
+  std::vector<double> values;
 };
 
 struct Deck {
   std::string source = "<defaults>";
-  std::vector<MeshSpec> meshes{MeshSpec{"16x2x2", BoxSpec{}, {}}};
+  std::vector<MeshSpec> meshes{MeshSpec{"16x2x2", CellType::hex8, BoxSpec{}, false, {}}};
   Renumbering renumber = Renumbering::natural;
   std::uint64_t seed = 1;
   double distort = 0.0;
+  std::string problem = "elasticity";  // elasticity | electrostatics
+  int order = 1;                       // element.order: prisms 1..7; tri3 and hex8 are order 1
   double young = 200e9, poisson = 0.333, force = 1.0e6;
+  double permittivity = 1.0;           // electrostatics
+  std::vector<DirichletSpec> dirichlet;  // bc.dirichlet, in deck order
+  double capacitor_width = 8.0, capacitor_height = 4.0;  // mesh.capacitor.box: the air box [in]
+  double capacitor_triangles = 2.0e4;                     // mesh.capacitor.triangles: size knob
+  std::string target = "default";      // assembly.target of the generic mappings: index | search
   std::vector<std::string> mappings{"default"}, races{"default"}, scalars{"double"};
   std::string coloring = "greedy";  // greedy | device
   int elements_per_team = 4;        // warp mappings on a GPU: warps (elements) per block
@@ -35,5 +51,7 @@ struct Deck {
 };
 
 Deck read_deck(const std::string& path);  // throws InputError naming file and key
-MeshSpec parse_mesh_name(const std::string& text);  // "mesh3", "64x8x8", "file.msh"
+MeshSpec parse_mesh_name(const std::string& text);  // "mesh3", "64x8x8", "prism:8x4x4", "tri:64x32", "capacitor", "f.msh"
+// The checks that need no mesh: one clear line for a bad order, problem, permittivity or Poisson ratio.
+void check_parameters(const Deck& d);
 }  // namespace kfem::app

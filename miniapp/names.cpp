@@ -14,7 +14,10 @@ const std::vector<std::pair<std::string, MappingKind>> mappings = {
     {"warp4-scratch", MappingKind::warp4_scratch}, {"warp4-atomic", MappingKind::warp4_atomic},
     {"warp4-vreduce", MappingKind::warp4_vreduce}, {"sym300", MappingKind::sym300},
     {"sym300x2", MappingKind::sym300x2},       {"pairs", MappingKind::pairs},
-    {"sympairs", MappingKind::sympairs}};
+    {"sympairs", MappingKind::sympairs},       {"thread", MappingKind::thread},
+    {"team", MappingKind::team}};
+const std::vector<std::pair<std::string, TargetKind>> targets = {{"index", TargetKind::index},
+                                                                 {"search", TargetKind::search}};
 const std::vector<std::pair<std::string, Renumbering>> renumberings = {
     {"natural", Renumbering::natural}, {"random", Renumbering::random}, {"rcm", Renumbering::rcm}};
 const std::vector<std::pair<std::string, RaceKind>> races = {
@@ -37,11 +40,17 @@ std::string reverse(const std::vector<std::pair<std::string, K>>& table, K k) {
 }
 }  // namespace
 
-MappingKind mapping_from_name(const std::string& name, bool device) {
+MappingKind mapping_from_name(const std::string& name, bool device, CellType cell) {
   if (name == "default")
-    return device ? default_mapping<Kokkos::DefaultExecutionSpace>() : default_mapping<Kokkos::DefaultHostExecutionSpace>();
+    return device ? default_mapping<Kokkos::DefaultExecutionSpace>(cell)
+                  : default_mapping<Kokkos::DefaultHostExecutionSpace>(cell);
   return lookup(mappings, name, "mapping");
 }
+TargetKind target_from_name(const std::string& name, int order) {
+  if (name == "default") return default_target(order);
+  return lookup(targets, name, "target");
+}
+std::string name_of(TargetKind k) { return reverse(targets, k); }
 RaceKind race_from_name(const std::string& name, bool device) {
   if (name == "default")
     return device ? default_race<Kokkos::DefaultExecutionSpace>() : default_race<Kokkos::DefaultHostExecutionSpace>();

@@ -7,7 +7,10 @@
 #include "kfem/mesh/renumber.hpp"
 
 namespace kfem::app {
-MappingKind mapping_from_name(const std::string& name, bool device);  // "default" resolves per backend
+// "default" resolves per backend and family.
+MappingKind mapping_from_name(const std::string& name, bool device, CellType cell = CellType::hex8);
+TargetKind target_from_name(const std::string& name, int order);  // "default": index up to p = 2, else search
+std::string name_of(TargetKind k);
 RaceKind race_from_name(const std::string& name, bool device);
 std::string name_of(MappingKind k);
 std::string name_of(RaceKind k);

@@ -7,30 +7,43 @@
 #include <type_traits>
 
 #include "backend.hpp"
-#include "kfem/assembly/assembler.hpp"
+#include "kfem/assembly/make_assembler.hpp"
+#include "kfem/problems/dirichlet.hpp"
+#include "kfem/assembly/reference.hpp"
+#include "kfem/sparsity/lower.hpp"
 #include "kfem/coloring/device_coloring.hpp"
 #include "kfem/io/matrix_market.hpp"
 #include "kfem/io/vtu.hpp"
 #include "kfem/mesh/gmsh.hpp"
 #include "kfem/report/stats.hpp"
 #include "kfem/report/timing.hpp"
-#include "kfem/solve/beam.hpp"
-#include "kfem/solve/boundary.hpp"
 #include "kfem/solve/cg.hpp"
 #include "names.hpp"
 
 namespace kfem::app {
 using nlohmann::json;
 
-double model_flops_per_element() {
-  // Per Gauss point: J (9 entries x 8 nodes x 2) = 144, inverse + det ~ 45, 8 gradients x 15 = 120;
-  // per node block (64 of them): dot 5 + 9 entries x 6 + 3 diagonal adds = 62.
-  return 8.0 * (144 + 45 + 120 + 64 * 62);
+double model_flops_per_element(const Model& model) {
+  const fe::HostReference& r = model.reference;
+  if (model.mesh.cell == CellType::hex8)  // kept as the hex8 reports always counted it:
+    // per Gauss point: J (9 entries x 8 nodes x 2) = 144, inverse + det ~ 45, 8 gradients x 15 = 120;
+    // per node block (64 of them): dot 5 + 9 entries x 6 + 3 diagonal adds = 62.
+    return 8.0 * (144 + 45 + 120 + 64 * 62);
+  // Per point: J (2 V D^2), inverse + det (45 in 3D, 8 in 2D), N gradients (2 N D^2), N^2 pairs of
+  // D^2 products (2 D^2 each); per pair: the block formula (elasticity 57, electrostatics D + 1).
+  const double D = r.dim, V = r.vertices, N = r.nsh;
+  const double per_point = 2 * V * D * D + (r.dim == 3 ? 45 : 8) + 2 * N * D * D + N * N * 2 * D * D;
+  return r.nq * per_point + N * N * (model.components == 3 ? 57 : D + 1);
 }
 
-double model_bytes(std::int64_t elements, std::int64_t nnz, int scalar_bytes) {
-  // zeroing the values once, per element 24 coordinates + 72 CSR-index ints read, 576 values read and written
-  return double(nnz) * scalar_bytes + double(elements) * (24.0 * scalar_bytes + 72 * 4 + 2 * 576.0 * scalar_bytes);
+double model_bytes(const Model& model, std::int64_t nnz, int scalar_bytes, double index_bytes_per_element) {
+  // zeroing the values once; per element: vertex coordinates, the index data of the target (hex8's
+  // 72 slots, a generic index's N^2 + N slots, or the node list a search reads), and one read and
+  // one write of every Ke entry
+  const fe::HostReference& r = model.reference;
+  const double ke = double(r.nsh) * model.components * r.nsh * model.components;
+  return double(nnz) * scalar_bytes + double(model.mesh.num_elements()) * (r.vertices * r.dim * scalar_bytes +
+                                                                         index_bytes_per_element + 2 * ke * scalar_bytes);
 }
 
 namespace {
@@ -70,27 +83,42 @@ json time_spmv(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
           {"max_rel_vs_host", scale > 0 ? diff / scale : diff}};
 }
 
-template <class M, class = void>
-struct has_elements_per_team : std::false_type {};
-template <class M>
-struct has_elements_per_team<M, std::void_t<decltype(M::elements_per_team)>> : std::true_type {};
+// Operator of the run's problem in scalar S: the family decides which one (registry pairs).
+template <class Family, class S>
+auto make_operator(const Deck& deck) {
+  if constexpr (std::is_same_v<Family, fe::Tri3>) {
+    return fe::Electrostatics<S>{S(deck.permittivity)};
+  } else {
+    const auto m = Isotropic<double>::from_young(deck.young, deck.poisson);
+    return fe::Elasticity<S>{Isotropic<S>{S(m.lambda), S(m.mu)}};
+  }
+}
 
-template <class Exec, class S>
-json point(const Exec& exec, const HexMesh& mesh, const Deck& deck, const PointRequest& req, const Oracle& oracle) {
+template <class Exec, class S, class Family>
+json point(const Exec& exec, const Model& model, const Deck& deck, const PointRequest& req, const Oracle& oracle) {
   using Mem = typename Exec::memory_space;
+  const Mesh& mesh = model.mesh;
   json out, setup;
-  const auto material = Isotropic<double>::from_young(deck.young, deck.poisson);
-  const Isotropic<S> m{S(material.lambda), S(material.mu)};
+  const auto op = make_operator<Family, S>(deck);
 
   Problem<Exec> p;
   {
     ScopedRegion r("kfem::setup::mesh_to_device");
-    setup["mesh_to_device_s"] = time_fenced(exec, [&] { p.mesh = to_device(exec, mesh); });
+    setup["mesh_to_device_s"] = time_fenced(exec, [&] {
+      p.mesh = to_device(exec, mesh);
+      p.dofs = decltype(p.dofs)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::element_dofs"),
+                                model.dofs.num_elements(), model.dofs.nodes_per_element);
+      Kokkos::deep_copy(exec, p.dofs,
+                        Kokkos::View<const ordinal_t**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                            model.dofs.element_nodes.data(), model.dofs.num_elements(), model.dofs.nodes_per_element));
+    });
   }
+  bool symmetric = false;
+  dispatch_entry<MappingRegistry>(req.mapping, [&](auto e) { symmetric = stores_lower<typename decltype(e)::type>::value; });
   {
     ScopedRegion r("kfem::setup::graph");
-    setup["graph_s"] = time_fenced(exec, [&] { p.graph = build_dof_graph(exec, p.mesh.conn, p.mesh.num_nodes); });
-    setup["lower_graph_s"] = time_fenced(exec, [&] { p.lower = lower_triangle(exec, p.graph.dof); });
+    setup["graph_s"] = time_fenced(exec, [&] { p.graph = build_dof_graph(exec, p.dofs, model.dofs.num_nodes, model.components); });
+    if (symmetric) setup["lower_graph_s"] = time_fenced(exec, [&] { p.lower = lower_triangle(exec, p.graph.dof); });
   }
   p.natural = Kokkos::View<ordinal_t*, Mem>("kfem::natural_order", mesh.num_elements());
   Kokkos::parallel_for("kfem::iota", Kokkos::RangePolicy<Exec>(exec, 0, mesh.num_elements()),
@@ -101,7 +129,7 @@ json point(const Exec& exec, const HexMesh& mesh, const Deck& deck, const PointR
     ScopedRegion r("kfem::setup::coloring");
     Coloring c;
     if (deck.coloring == "device") {
-      setup["coloring_s"] = time_fenced(exec, [&] { c = device_coloring(exec, p.mesh.conn, p.mesh.num_nodes); });
+      setup["coloring_s"] = time_fenced(exec, [&] { c = device_coloring(exec, p.mesh.conn, p.mesh.num_nodes, mesh.nodes_per_element()); });
     } else {  // the host colouring does not depend on the backend: computed once per mesh
       if (!oracle.greedy) oracle.greedy_seconds = time_fenced(exec, [&] { oracle.greedy = greedy_coloring(mesh); });
       c = *oracle.greedy;
@@ -115,24 +143,24 @@ json point(const Exec& exec, const HexMesh& mesh, const Deck& deck, const PointR
   }
 
   std::unique_ptr<AssemblerBase<Exec, S>> assembler;
-  int ept_used = 0;
   {
     ScopedRegion r("kfem::setup::element_data");
     setup["element_data_s"] = time_fenced(exec, [&] {
-      dispatch<MappingRegistry>(req.mapping, [&](auto mapping) {
-        dispatch<RaceRegistry>(req.race, [&](auto race) {
-          auto tuned = mapping;  // warp mappings: elements (warps) per team on a GPU, the deck's tunable
-          if constexpr (has_elements_per_team<decltype(mapping)>::value) {
-            tuned.elements_per_team = deck.elements_per_team;
-            ept_used = lanes::on_host<Exec> ? 1 : deck.elements_per_team;
-          }
-          assembler = std::make_unique<Assembler<Exec, decltype(mapping), decltype(race), S>>(exec, p, m, tuned);
-        });
-      });
+      const auto ref = fe::to_device<Family, S>(exec, model.reference);
+      assembler = make_assembler<Exec, Family, S>(exec, p, ref, op,
+                                                  AssemblerChoice{req.mapping, req.race, req.target, deck.elements_per_team});
     });
   }
   out["setup"] = setup;
-  if (ept_used > 0) out["elements_per_team"] = ept_used;
+  bool specialised = false, warp = false;
+  dispatch_entry<MappingRegistry>(req.mapping, [&](auto e) {
+    using ME = decltype(e);
+    specialised = ME::specialised;
+    warp = has_elements_per_team<typename ME::type>::value;
+  });
+  if (warp) out["elements_per_team"] = lanes::on_host<Exec> ? 1 : deck.elements_per_team;
+  if (!specialised) out["target"] = name_of(req.target);
+  out["index_bytes_per_element"] = assembler->index_bytes_per_element();
   // Symmetric mappings fill the lower triangle (columns <= row) only.
   const bool lower = assembler->lower();
   const CsrGraph<Mem>& target = lower ? p.lower : p.graph.dof;
@@ -177,66 +205,77 @@ json point(const Exec& exec, const HexMesh& mesh, const Deck& deck, const PointR
   } else {
     out["verification"] = {{"status", "skipped"}, {"reason", "mesh above bench.verify_limit"}};
   }
-  if (!deck.export_matrix.empty() && req.solve) write_matrix_market(deck.export_matrix, got, lower);
+  if (!deck.export_matrix.empty() && req.exports) write_matrix_market(deck.export_matrix, got, lower);
   if (req.timed) out["spmv"] = time_spmv(exec, target, values, got, lower, deck);
 
   if (req.solve) {
     ScopedRegion r("kfem::solve");
-    const CantileverLoad bc = cantilever_load(mesh, deck.force);
+    const BoundarySetup bc = boundary_setup(model, deck);
+    const auto to_dev = [](const auto& v, const char* label) {
+      using T = typename std::decay_t<decltype(v)>::value_type;
+      Kokkos::View<T*, Mem> d(std::string(label), v.size());
+      Kokkos::deep_copy(d, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(v.data(), v.size()));
+      return d;
+    };
     Kokkos::View<S*, Mem> rhs("kfem::rhs", p.num_dofs()), u("kfem::u", p.num_dofs());
-    auto h_rhs = Kokkos::create_mirror_view(rhs);
-    for (std::size_t i = 0; i < bc.force.size(); ++i) h_rhs(i) = S(bc.force[i]);
-    Kokkos::deep_copy(rhs, h_rhs);
-    Kokkos::View<ordinal_t*, Mem> fixed("kfem::fixed", bc.fixed_dofs.size()), tip("kfem::tip", bc.tip_nodes.size());
-    Kokkos::deep_copy(fixed, Kokkos::View<const ordinal_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                                 bc.fixed_dofs.data(), bc.fixed_dofs.size()));
-    Kokkos::deep_copy(tip, Kokkos::View<const ordinal_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                               bc.tip_nodes.data(), bc.tip_nodes.size()));
-    const double bc_s = time_fenced(exec, [&] { apply_dirichlet(exec, target, values, rhs, fixed); });
+    {
+      auto h = Kokkos::create_mirror_view(rhs);
+      for (std::size_t i = 0; i < bc.rhs.size(); ++i) h(i) = S(bc.rhs[i]);
+      Kokkos::deep_copy(rhs, h);
+    }
+    const auto fixed = to_dev(bc.fixed, "kfem::fixed");
+    Kokkos::View<S*, Mem> fixed_values("kfem::fixed_values", bc.values.size());
+    {
+      auto h = Kokkos::create_mirror_view(fixed_values);
+      for (std::size_t i = 0; i < bc.values.size(); ++i) h(i) = S(bc.values[i]);
+      Kokkos::deep_copy(fixed_values, h);
+    }
+    const double bc_s = time_fenced(exec, [&] { apply_dirichlet(exec, target, values, rhs, fixed, fixed_values); });
     CgOptions opts{deck.tolerance, deck.max_iterations};
     opts.symmetric_storage = lower;  // y = (L + L^T - D) x on the lower triangle
     const CgResult cg = conjugate_gradient(exec, target, values, rhs, u, opts);
-    const double tipz = tip_deflection(exec, u, tip);
-    double lx = 0, ly = 0, lz = 0;  // bounding box for the beam-theory comparison
-    {
-      std::array<double, 3> lo = mesh.nodes[0], hi = mesh.nodes[0];
-      for (const auto& x : mesh.nodes)
-        for (int j = 0; j < 3; ++j) lo[j] = std::min(lo[j], x[j]), hi[j] = std::max(hi[j], x[j]);
-      lx = hi[0] - lo[0], ly = hi[1] - lo[1], lz = hi[2] - lo[2];
+    auto hu = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u);
+    const std::vector<double> solution(hu.data(), hu.data() + hu.extent(0));
+    out["solve"] = {{"problem", bc.name}, {"dirichlet_s", bc_s}, {"fixed_dofs", bc.fixed.size()},
+                    {"cg_iterations", cg.iterations}, {"cg_relative_residual", cg.relative_residual},
+                    {"cg_converged", cg.converged}, {"cg_s", cg.seconds}, {"tolerance", deck.tolerance}};
+    std::optional<HostCsr<double>> K;  // the full matrix before constraints, for energy read-outs
+    if (!lower) {
+      K.emplace();
+      K->num_rows = got.num_rows, K->row_map = got.row_map, K->cols = got.cols;
+      K->vals.assign(got.vals.begin(), got.vals.end());
     }
-    out["solve"] = {{"dirichlet_s", bc_s}, {"cg_iterations", cg.iterations}, {"cg_relative_residual", cg.relative_residual},
-                    {"cg_converged", cg.converged}, {"cg_s", cg.seconds}, {"tolerance", deck.tolerance},
-                    {"tip_deflection_m", tipz},
-                    {"timoshenko_tip_deflection_m", -timoshenko_tip_deflection(deck.force, lx, ly, lz, deck.young, deck.poisson)}};
-    if (!deck.export_solution.empty()) {
-      auto hu = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u);
-      write_vtu(deck.export_solution, mesh, std::vector<double>(hu.data(), hu.data() + hu.extent(0)));
-    }
+    out["solve"].update(solution_summary(model, deck, bc, solution, K ? &*K : nullptr));
+    if (req.exports && !deck.export_solution.empty()) write_solution(deck.export_solution, model, deck, solution);
   }
   return out;
 }
 }  // namespace
 
-json run_point(const HexMesh& mesh, const Deck& deck, const PointRequest& req, const Oracle& oracle) {
+json run_point(const Model& model, const Deck& deck, const PointRequest& req, const Oracle& oracle) {
   json result;
   with_backend(req.backend, [&](auto exec) {
     with_scalar(req.scalar, [&](auto s) {
-      using Exec = decltype(exec);
-      result = point<Exec, decltype(s)>(exec, mesh, deck, req, oracle);
-      result["backend"] = Exec::name();
+      with_family(model.mesh.cell, [&](auto family) {
+        using Exec = decltype(exec);
+        result = point<Exec, decltype(s), decltype(family)>(exec, model, deck, req, oracle);
+        result["backend"] = Exec::name();
+      });
     });
   });
+  result["family"] = model.info["family"];
+  result["order"] = model.dofs.order;
   result["mapping"] = name_of(req.mapping);
   result["race"] = name_of(req.race);
   result["scalar"] = req.scalar;
   const double t = result["assembly"]["stats"]["median"].get<double>();
-  const double ne = double(mesh.num_elements());
+  const double ne = double(model.mesh.num_elements());
   const int sb = req.scalar == "float" ? 4 : 8;
   const std::int64_t nnz = result["nnz"].get<std::int64_t>();
   result["rates"] = {{"elements_per_s", ne / t},
                      {"gdof_per_s", double(result["dofs"].get<std::int64_t>()) / t * 1e-9},
-                     {"model_gflop_per_s", ne * model_flops_per_element() / t * 1e-9},
-                     {"model_gbyte_per_s", model_bytes(mesh.num_elements(), nnz, sb) / t * 1e-9},
+                     {"model_gflop_per_s", ne * model_flops_per_element(model) / t * 1e-9},
+                     {"model_gbyte_per_s", model_bytes(model, nnz, sb, result["index_bytes_per_element"].get<double>()) / t * 1e-9},
                      {"value_bytes", double(nnz) * sb}};
   return result;
 }

@@ -6,32 +6,26 @@
 #include <string>
 
 #include "deck.hpp"
-#include "kfem/assembly/reference.hpp"
 #include "kfem/assembly/strategies.hpp"
-#include "kfem/coloring/coloring.hpp"
+#include "model.hpp"
 
 namespace kfem::app {
 struct PointRequest {
   MappingKind mapping;
   RaceKind race;
+  TargetKind target;    // generic mappings
   std::string scalar;   // float | double
   std::string backend;  // as in with_backend
   bool timed = true;    // warm-up + repetitions (bench) or a single assembly (verify)
-  bool solve = false;   // boundary conditions + CG + tip deflection + exports (run)
+  bool solve = false;   // boundary conditions + CG + problem read-outs (run)
+  bool exports = false; // write the deck's output.export_* files (run, with or without --no-solve)
 };
 
-// What is computed once per mesh and shared by every point on it: the oracle and the host colouring.
-struct Oracle {
-  std::optional<HostCsr<double>> matrix;  // empty when the mesh is above the deck's verify_limit
-  double seconds = 0;
-  mutable std::optional<HostCsr<double>> lower;  // its lower triangle, for symmetric storage
-  mutable std::optional<Coloring> greedy;  // filled by the first coloured point
-  mutable double greedy_seconds = 0;
-};
+nlohmann::json run_point(const Model& model, const Deck& deck, const PointRequest& req, const Oracle& oracle);
 
-nlohmann::json run_point(const HexMesh& mesh, const Deck& deck, const PointRequest& req, const Oracle& oracle);
-
-// Model counts used for derived rates (documented in reports/README.md).
-double model_flops_per_element();
-double model_bytes(std::int64_t elements, std::int64_t nnz, int scalar_bytes);
+// Model counts used for derived rates, per family (documented in reports/README.md): the FLOPs of
+// the node-pair formulation (geometry per point + dim^2 products per pair and point + the block),
+// and the bytes of zeroing + element inputs + one read-modify-write per Ke entry.
+double model_flops_per_element(const Model& model);
+double model_bytes(const Model& model, std::int64_t nnz, int scalar_bytes, double index_bytes_per_element);
 }  // namespace kfem::app

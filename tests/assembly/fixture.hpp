@@ -8,8 +8,8 @@
 #include "kfem/mesh/renumber.hpp"
 
 namespace kfem::test {
-inline HexMesh distorted_beam(ordinal_t nx = 5, ordinal_t ny = 3, ordinal_t nz = 2) {
-  HexMesh mesh = make_box(BoxSpec{nx, ny, nz, 4.0, 2.0, 1.5});
+inline Mesh distorted_beam(ordinal_t nx = 5, ordinal_t ny = 3, ordinal_t nz = 2) {
+  Mesh mesh = make_box(BoxSpec{nx, ny, nz, 4.0, 2.0, 1.5});
   distort(mesh, 0.15, 7);
   for (auto& x : mesh.nodes) x[0] += 40.0, x[1] -= 25.0;  // far from the origin: float must not lose digits
   mesh = renumber_nodes(mesh, node_permutation(mesh, Renumbering::random, 11));

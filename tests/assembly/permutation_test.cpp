@@ -16,7 +16,7 @@ std::map<std::pair<ordinal_t, ordinal_t>, double> entries(const HostCsr<double>&
 }
 
 TEST(Renumbering, PermutesTheMatrixOnly) {
-  HexMesh mesh = make_box(BoxSpec{4, 3, 2, 4.0, 2.0, 1.5});
+  Mesh mesh = make_box(BoxSpec{4, 3, 2, 4.0, 2.0, 1.5});
   distort(mesh, 0.15, 5);
   const auto K = entries(assemble_reference(mesh, steel()));
   for (Renumbering r : {Renumbering::random, Renumbering::rcm}) {

@@ -15,7 +15,7 @@ namespace kfem::test {
 namespace {
 struct Case {
   std::string name;
-  HexMesh mesh;
+  Mesh mesh;
 };
 std::vector<Case> meshes() {
   return {{"box_2x2x2", make_box(BoxSpec{2, 2, 2, 1.0, 1.0, 1.0})},
@@ -70,6 +70,33 @@ TEST(GreedyColoring, StructuredBoxInNaturalOrderUsesEightColours) {
   }
 }
 
+TEST(GreedyColoring, ValidForTrianglesAndPrisms) {
+  Mesh distorted = make_prism_box(BoxSpec{5, 4, 3, 5, 4, 3});
+  distort(distorted, 0.15, 2);
+  const Case cases[] = {
+      {"tri_6x5", make_tri_box(6, 5, 6, 5)},
+      {"prism_4x3x2", make_prism_box(BoxSpec{4, 3, 2, 4, 3, 2})},
+      {"prism_shuffled",
+       shuffle_elements(renumber_nodes(distorted, node_permutation(distorted, Renumbering::rcm, 0)), 5)}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const Coloring col = greedy_coloring(c.mesh);
+    EXPECT_EQ(check_coloring(c.mesh, col), "");
+    expect_grouped(col);
+    // 6 triangles (or 12 prisms in two layers) share an interior node: a clique that needs that many colours.
+    EXPECT_GE(col.num_colors(), c.mesh.cell == CellType::tri3 ? 6 : 12);
+  }
+}
+
+// The checker sees conflicts through the first nodes_per_element() slots only (the -1 tail is no node).
+TEST(CheckColoring, NamesAConflictBetweenTriangles) {
+  // Triangles (0 1 4) (0 4 3) | (1 2 5) (1 5 4): 1 and 2 share no node, 0 and 3 share nodes 1 and 4.
+  const Mesh mesh = make_tri_box(2, 1, 2, 1);
+  EXPECT_EQ(check_coloring(mesh, group_by_color({0, 1, 1, 2})), "");
+  const std::string msg = check_coloring(mesh, group_by_color({0, 1, 2, 0}));
+  EXPECT_NE(msg.find("elements 0 and 3 share node 1"), std::string::npos) << msg;
+}
+
 TEST(GroupByColor, HandExample) {
   const Coloring c = group_by_color({2, 0, 1, 0, 2, 1});
   EXPECT_EQ(c.offsets, (std::vector<ordinal_t>{0, 2, 4, 6}));
@@ -78,7 +105,7 @@ TEST(GroupByColor, HandExample) {
 }
 
 TEST(CheckColoring, NamesBothElementsOfAConflict) {
-  const HexMesh mesh = make_box(BoxSpec{4, 4, 4, 1, 1, 1});
+  const Mesh mesh = make_box(BoxSpec{4, 4, 4, 1, 1, 1});
   std::vector<ordinal_t> color = greedy_coloring(mesh).color;
   // Elements 21 = (1,1,1) and 22 = (2,1,1) share a face; a fresh colour 8 isolates that one conflict.
   color[21] = color[22] = 8;

@@ -25,7 +25,7 @@ ordinal_t row_length(const HostCsr<double>& K, ordinal_t row) {
 // every node whose patch is complete (not on the boundary) cancel, however distorted the mesh.
 TEST(PatchTest, LinearFieldGivesZeroForceAtInteriorNodes) {
   const BoxSpec spec{3, 3, 3, 1.0, 1.0, 1.0};
-  HexMesh mesh = make_box(spec);
+  Mesh mesh = make_box(spec);
   distort(mesh, 0.15, 5);  // keeps node ids, so (i,j,k) still identifies boundary nodes
   const HostCsr<double> K = assemble_reference(mesh, Isotropic<double>::from_young(200e9, 0.3));
 
@@ -67,7 +67,7 @@ TEST(PatchTest, LinearFieldGivesZeroForceAtInteriorNodes) {
 constexpr double kUnitCubeDiagonal = 2.0 / 9.0;
 
 TEST(HandCheck, TwoByTwoByTwoUnitCubes) {
-  const HexMesh mesh = make_box(BoxSpec{2, 2, 2, 2.0, 2.0, 2.0});
+  const Mesh mesh = make_box(BoxSpec{2, 2, 2, 2.0, 2.0, 2.0});
   const Isotropic<double> m = Isotropic<double>::from_young(1.0, 0.0);
   ASSERT_EQ(m.lambda, 0.0);
   ASSERT_EQ(m.mu, 0.5);

@@ -1,4 +1,5 @@
-// VTU export: well-formed XML (checked by a small tag-matching parser), right counts and arrays.
+// VTU export: well-formed XML (checked by a small tag-matching parser), right counts, arrays and
+// VTK cell types and node orders for every family, and the generic writer with Lagrange wedges.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -10,6 +11,7 @@
 
 #include "kfem/core/error.hpp"
 #include "kfem/io/vtu.hpp"
+#include "kfem/mesh/box.hpp"
 
 namespace fs = std::filesystem;
 
@@ -103,8 +105,8 @@ const Element* find_array(const std::vector<Element>& doc, const std::string& na
 }
 
 // A 2 x 1 x 1 box of unit hexes, Gmsh/VTK node order.
-kfem::HexMesh two_hexes() {
-  kfem::HexMesh m;
+kfem::Mesh two_hexes() {
+  kfem::Mesh m;
   for (int z = 0; z < 2; ++z)
     for (int y = 0; y < 2; ++y)
       for (int x = 0; x < 3; ++x) m.nodes.push_back({0.5 * x, 1.0 * y, 1.0 * z});
@@ -200,4 +202,112 @@ TEST_F(Vtu, BadArgumentsAndUnwritablePath) {
   std::size_t files = 0;
   for ([[maybe_unused]] const auto& f : fs::directory_iterator(dir_)) ++files;
   EXPECT_EQ(files, 1u);  // only the directory we created
+}
+
+namespace {
+const Element* find_element(const std::vector<Element>& doc, const std::string& name) {
+  for (const auto& e : doc)
+    if (e.name == name) return &e;
+  return nullptr;
+}
+}  // namespace
+
+TEST_F(Vtu, TrianglesAndPrismsUseVtkTypesAndOrder) {
+  const auto tri = kfem::make_tri_box(2, 1, 2.0, 1.0);
+  kfem::write_vtu((dir_ / "tri.vtu").string(), tri, {});
+  auto doc = parse_xml(slurp(dir_ / "tri.vtu"));
+  ASSERT_FALSE(doc.empty());
+  EXPECT_EQ(numbers<int>(find_array(doc, "types")->text), (std::vector<int>(4, 5)));
+  EXPECT_EQ(numbers<long>(find_array(doc, "offsets")->text), (std::vector<long>{3, 6, 9, 12}));
+  EXPECT_EQ(numbers<long>(find_array(doc, "connectivity")->text),
+            (std::vector<long>{0, 1, 4, 0, 4, 3, 1, 2, 5, 1, 5, 4}));
+
+  // VTK_WEDGE's base triangle turns the other way: Gmsh (0 1 2 3 4 5) is written (0 2 1 3 5 4).
+  const auto prism = kfem::make_prism_box(kfem::BoxSpec{1, 1, 1, 1.0, 1.0, 1.0});
+  kfem::write_vtu((dir_ / "prism.vtu").string(), prism, std::vector<double>(3 * prism.num_nodes(), 0.5));
+  doc = parse_xml(slurp(dir_ / "prism.vtu"));
+  ASSERT_FALSE(doc.empty());
+  EXPECT_EQ(numbers<int>(find_array(doc, "types")->text), (std::vector<int>{13, 13}));
+  EXPECT_EQ(numbers<long>(find_array(doc, "offsets")->text), (std::vector<long>{6, 12}));
+  std::vector<long> expected;
+  for (const auto& el : prism.elements)
+    for (int a : {0, 2, 1, 3, 5, 4}) expected.push_back(el[a]);
+  EXPECT_EQ(numbers<long>(find_array(doc, "connectivity")->text), expected);
+  // With that order, VTK's wedge (0,0,0) (0,1,0) (1,0,0) at the bottom has its base normal
+  // pointing down, away from the top face, as VTK requires.
+  const auto& first = expected;
+  const auto& p = prism.nodes;
+  const double nz = (p[first[1]][0] - p[first[0]][0]) * (p[first[2]][1] - p[first[0]][1]) -
+                    (p[first[2]][0] - p[first[0]][0]) * (p[first[1]][1] - p[first[0]][1]);
+  EXPECT_LT(nz, 0);
+  EXPECT_GT(p[first[3]][2], p[first[0]][2]);
+}
+
+TEST_F(Vtu, ScalarFieldOnAMesh) {
+  const auto mesh = two_hexes();
+  std::vector<double> t(mesh.num_nodes());
+  for (std::size_t i = 0; i < t.size(); ++i) t[i] = 0.1 * static_cast<double>(i) + 1e-300;
+  kfem::write_vtu((dir_ / "t.vtu").string(), mesh, "temperature", 1, t);
+  const auto doc = parse_xml(slurp(dir_ / "t.vtu"));
+  ASSERT_FALSE(doc.empty());
+  EXPECT_EQ(find_element(doc, "PointData")->attrs.at("Scalars"), "temperature");
+  const auto* field = find_array(doc, "temperature");
+  ASSERT_NE(field, nullptr);
+  EXPECT_EQ(field->attrs.at("NumberOfComponents"), "1");
+  EXPECT_EQ(numbers<double>(field->text), t);
+  EXPECT_THROW(kfem::write_vtu((dir_ / "u.vtu").string(), mesh, "u", 2, std::vector<double>(24)),
+               std::invalid_argument);
+  EXPECT_THROW(kfem::write_vtu((dir_ / "u.vtu").string(), mesh, "u", 3, t), std::invalid_argument);
+  EXPECT_FALSE(fs::exists(dir_ / "u.vtu"));
+}
+
+// One quadratic Lagrange wedge (18 points, in the order the caller gives) with two fields.
+TEST_F(Vtu, GenericWriterWithALagrangeWedge) {
+  std::vector<std::array<double, 3>> points;
+  for (int i = 0; i < 18; ++i) points.push_back({0.1 * i, 0.01 * i * i, 1.0 - 0.05 * i});
+  kfem::VtuCells cells{kfem::vtk_lagrange_wedge, 18, {}};
+  for (int i = 0; i < 18; ++i) cells.connectivity.push_back(17 - i);
+  std::vector<double> scalar(18), vector(54);
+  for (int i = 0; i < 54; ++i) vector[i] = -0.5 * i;
+  for (int i = 0; i < 18; ++i) scalar[i] = i * i;
+  const auto path = dir_ / "wedge.vtu";
+  kfem::write_vtu(path.string(), points, cells, {{"p", 1, scalar}, {"u", 3, vector}});
+  EXPECT_FALSE(fs::exists(dir_ / "wedge.vtu.tmp"));
+  const auto doc = parse_xml(slurp(path));
+  ASSERT_FALSE(doc.empty());
+  EXPECT_EQ(find_element(doc, "Piece")->attrs.at("NumberOfPoints"), "18");
+  EXPECT_EQ(find_element(doc, "Piece")->attrs.at("NumberOfCells"), "1");
+  EXPECT_EQ(find_element(doc, "PointData")->attrs.at("Scalars"), "p");
+  EXPECT_EQ(find_element(doc, "PointData")->attrs.at("Vectors"), "u");
+  EXPECT_EQ(numbers<double>(find_array(doc, "p")->text), scalar);
+  EXPECT_EQ(numbers<double>(find_array(doc, "u")->text), vector);
+  EXPECT_EQ(find_element(doc, "CellData")->attrs.at("HigherOrderDegrees"), "HigherOrderDegrees");
+  EXPECT_EQ(numbers<int>(find_array(doc, "HigherOrderDegrees")->text), (std::vector<int>{2, 2, 2}));
+  EXPECT_EQ(numbers<int>(find_array(doc, "types")->text), std::vector<int>{73});
+  EXPECT_EQ(numbers<long>(find_array(doc, "offsets")->text), std::vector<long>{18});
+  std::vector<long> conn(cells.connectivity.begin(), cells.connectivity.end());
+  EXPECT_EQ(numbers<long>(find_array(doc, "connectivity")->text), conn);
+}
+
+TEST_F(Vtu, GenericWriterRejectsBadInput) {
+  const std::vector<std::array<double, 3>> points(8, {0, 0, 0});
+  const auto path = (dir_ / "bad.vtu").string();
+  const auto rejects = [&](const kfem::VtuCells& cells, const std::vector<kfem::VtuField>& fields) {
+    EXPECT_THROW(kfem::write_vtu(path, points, cells, fields), std::invalid_argument);
+  };
+  const std::vector<kfem::ordinal_t> hex{0, 1, 2, 3, 4, 5, 6, 7};
+  rejects({kfem::vtk_hexahedron, 6, {0, 1, 2, 3, 4, 5}}, {});         // a hexahedron has 8 nodes
+  rejects({kfem::vtk_lagrange_wedge, 7, {0, 1, 2, 3, 4, 5, 6}}, {});  // no uniform order
+  rejects({kfem::vtk_hexahedron, 8, {0, 1, 2}}, {});                  // not a whole cell
+  rejects({kfem::vtk_hexahedron, 8, {0, 1, 2, 3, 4, 5, 6, 8}}, {});   // point out of range
+  rejects({0, 8, hex}, {});
+  rejects({kfem::vtk_hexahedron, 8, hex}, {{"a", 2, std::vector<double>(16)}});
+  rejects({kfem::vtk_hexahedron, 8, hex}, {{"a", 1, std::vector<double>(9)}});
+  rejects({kfem::vtk_hexahedron, 8, hex},
+          {{"a", 1, std::vector<double>(8)}, {"a", 1, std::vector<double>(8)}});
+  rejects({kfem::vtk_hexahedron, 8, hex}, {{"a<b", 1, std::vector<double>(8)}});
+  rejects({kfem::vtk_hexahedron, 8, hex}, {{"", 1, std::vector<double>(8)}});
+  EXPECT_FALSE(fs::exists(path));
+  kfem::write_vtu(path, points, {kfem::vtk_hexahedron, 8, hex}, {});
+  EXPECT_TRUE(fs::exists(path));
 }

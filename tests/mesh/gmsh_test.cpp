@@ -1,15 +1,24 @@
-// Gmsh MSH 4.1 reader and writer: round trips, real-file features, and one test per kind of bad
-// input, each checking that the InputError names the file and the line or element.
+// Gmsh MSH 4.1 reader and writer: round trips per cell family (physical groups included), files
+// made by Gmsh itself, and one test per kind of bad input, each checking that the InputError names
+// the file and the line, element or group.
 #include "kfem/mesh/gmsh.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <map>
+#include <sstream>
+#include <vector>
 
 #include "kfem/core/error.hpp"
 #include "kfem/mesh/box.hpp"
+#include "kfem/mesh/node_sets.hpp"
+#include "kfem/mesh/renumber.hpp"
+#include "kfem/mesh/validate.hpp"
 
 namespace kfem {
 namespace {
@@ -93,11 +102,15 @@ class Gmsh : public ::testing::Test {
 };
 
 TEST_F(Gmsh, ReadsAGmshStyleFile) {
-  const HexMesh mesh = read_gmsh(write(cube_msh()));
+  const Mesh mesh = read_gmsh(write(cube_msh()));
+  EXPECT_EQ(mesh.cell, CellType::hex8);
   ASSERT_EQ(mesh.num_nodes(), 8u);
   ASSERT_EQ(mesh.num_elements(), 1u);
   EXPECT_EQ(mesh.elements[0], (std::array<ordinal_t, 8>{0, 1, 2, 3, 4, 5, 6, 7}));
   EXPECT_EQ(mesh.nodes[6], (std::array<double, 3>{1, 1, 1}));
+  // The volume's group; the boundary quad's surface carries none, so there is no node set.
+  EXPECT_EQ(mesh.cell_sets, (std::map<std::string, std::vector<ordinal_t>>{{"solid", {0}}}));
+  EXPECT_TRUE(mesh.node_sets.empty());
 }
 
 TEST_F(Gmsh, MapsNonContiguousAndSparseTags) {
@@ -112,7 +125,7 @@ TEST_F(Gmsh, MapsNonContiguousAndSparseTags) {
     }
     text.replace(text.find("2 1 2 3 4 5 6 7 8"), 17, hex);
     text.replace(text.find("1 1 2 3 4\n"), 9, quad);
-    const HexMesh mesh = read_gmsh(write(text));
+    const Mesh mesh = read_gmsh(write(text));
     EXPECT_EQ(mesh.elements[0], (std::array<ordinal_t, 8>{0, 1, 2, 3, 4, 5, 6, 7})) << prefix;
   }
 }
@@ -121,7 +134,7 @@ TEST_F(Gmsh, DropsNodesNoHexUses) {
   std::string text = cube_with("2 8 1 8\n", "2 9 1 9\n");
   text = text.replace(text.find("3 1 0 4\n5\n6\n7\n8\n"), 16, "3 1 0 5\n5\n6\n7\n8\n9\n");
   text = text.replace(text.find("\n0 1 1\n"), 7, "\n0 1 1\n5 5 5\n");
-  const HexMesh mesh = read_gmsh(write(text));
+  const Mesh mesh = read_gmsh(write(text));
   EXPECT_EQ(mesh.num_nodes(), 8u);
 }
 
@@ -131,20 +144,20 @@ TEST_F(Gmsh, ReadsParametricNodesAndCrlf) {
     text.replace(text.find(xyz), 7, xyz.substr(0, 6) + " 0.1 0.2 0.3\n");
   std::string crlf;
   for (char c : text) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
-  const HexMesh mesh = read_gmsh(write(crlf));
+  const Mesh mesh = read_gmsh(write(crlf));
   EXPECT_EQ(mesh.nodes[7], (std::array<double, 3>{0, 1, 1}));
 }
 
 TEST_F(Gmsh, RoundTripIsBitExact) {
-  HexMesh distorted = make_box(BoxSpec{12, 5, 3, 1.1, 0.3, 0.7});
+  Mesh distorted = make_box(BoxSpec{12, 5, 3, 1.1, 0.3, 0.7});
   distort(distorted, 0.25, 123);
   for (double scale : {1.0, 1e-90, 1e90}) {  // the extremes of the exponent range survive as well
-    HexMesh mesh = distorted;
+    Mesh mesh = distorted;
     for (auto& p : mesh.nodes)
       for (double& x : p) x *= scale;
     const std::string path = (dir_ / "box.msh").string();
     write_gmsh(mesh, path);
-    const HexMesh back = read_gmsh(path);
+    const Mesh back = read_gmsh(path);
     EXPECT_EQ(back.nodes, mesh.nodes) << scale;
     EXPECT_EQ(back.elements, mesh.elements) << scale;
   }
@@ -248,10 +261,19 @@ TEST_F(Gmsh, DeclaredCountsMustMatch) {
   expect_error(cube_with("2 2 1 2\n", "2 3 1 3\n"), 39, {"declares 3 elements but its blocks hold 2"});
 }
 
-TEST_F(Gmsh, NoHexahedra) {
+TEST_F(Gmsh, NoCells) {
+  std::string text = cube_with("2 1 3 1\n1 1 2 3 4\n3 1 5 1\n2 1 2 3 4 5 6 7 8\n", "0 1 15 1\n1 1\n");
+  text.replace(text.find("2 2 1 2\n"), 8, "1 1 1 1\n");
+  expect_error(text, 38, {"no cells", "type 15 (point)", "Mesh.SaveAll"});
+  text = cube_with("3 1 5 1\n2 1 2 3 4 5 6 7 8\n", "3 1 5 0\n");
+  text.replace(text.find("2 2 1 2\n"), 8, "2 1 1 1\n");
+  expect_error(text, 39, {"no cells", "blocks of type 5 (8-node hexahedron) are empty"});
+}
+
+TEST_F(Gmsh, QuadrangleCellsAreRejected) {
   std::string text = cube_with("3 1 5 1\n2 1 2 3 4 5 6 7 8\n", "");
   text.replace(text.find("2 2 1 2\n"), 8, "1 1 1 1\n");
-  expect_error(text, 38, {"no hexahedra"});
+  expect_error(text, 36, {"unsupported cell type 3 (4-node quadrangle)", "triangles"});
 }
 
 TEST_F(Gmsh, InvertedElement) {
@@ -269,6 +291,315 @@ TEST_F(Gmsh, FlatElement) {
   for (const std::string xyz : {"\n0 0 1\n", "\n1 0 1\n", "\n1 1 1\n", "\n0 1 1\n"})
     text.replace(text.find(xyz), 7, xyz.substr(0, 5) + "0\n");
   expect_error(text, 39, {"degenerate"});
+}
+
+std::string fmt_xyz(const std::array<double, 3>& x) {
+  std::ostringstream s;
+  s.precision(17);
+  s << x[0] << " " << x[1] << " " << x[2];
+  return s.str();
+}
+
+// ---- Families, physical groups, files made by Gmsh ----
+
+// A mesh file without groups: nodes tagged 1..N on one entity, one block of `type` cells.
+// Line of node v's coordinates: 7 + N + v; line of cell e: 11 + 2N + e.
+std::string simple_msh(const std::vector<std::array<double, 3>>& nodes, int dim, int type,
+                       const std::vector<std::vector<int>>& cells) {
+  const std::size_t n = nodes.size(), m = cells.size();
+  std::string s = "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Nodes\n";
+  s += "1 " + std::to_string(n) + " 1 " + std::to_string(n) + "\n";
+  s += std::to_string(dim) + " 1 0 " + std::to_string(n) + "\n";
+  for (std::size_t v = 1; v <= n; ++v) s += std::to_string(v) + "\n";
+  for (const auto& x : nodes) s += fmt_xyz(x) + "\n";
+  s += "$EndNodes\n$Elements\n1 " + std::to_string(m) + " 1 " + std::to_string(m) + "\n";
+  s += std::to_string(dim) + " 1 " + std::to_string(type) + " " + std::to_string(m) + "\n";
+  for (std::size_t e = 0; e < m; ++e) {
+    s += std::to_string(e + 1);
+    for (int v : cells[e]) s += " " + std::to_string(v);
+    s += "\n";
+  }
+  return s + "$EndElements\n";
+}
+
+const std::vector<std::array<double, 3>> kUnitPrism{{0, 0, 0}, {1, 0, 0}, {0, 1, 0},
+                                                    {0, 0, 1}, {1, 0, 1}, {0, 1, 1}};
+
+// Two triangles on the unit square with a named boundary curve and surface (line numbers right).
+std::string square_msh() {
+  return "$MeshFormat\n"          // 1
+         "4.1 0 8\n"              // 2
+         "$EndMeshFormat\n"       // 3
+         "$PhysicalNames\n"       // 4
+         "2\n"                    // 5
+         "1 1 \"left wall\"\n"    // 6
+         "2 2 \"plate\"\n"        // 7
+         "$EndPhysicalNames\n"    // 8
+         "$Entities\n"            // 9
+         "0 1 1 0\n"              // 10
+         "4 0 0 0 0 1 0 1 1 0\n"  // 11
+         "1 0 0 0 1 1 0 1 2 0\n"  // 12
+         "$EndEntities\n"         // 13
+         "$Nodes\n"               // 14
+         "1 4 1 4\n"              // 15
+         "2 1 0 4\n"              // 16
+         "1\n2\n3\n4\n"           // 17-20
+         "0 0 0\n"                // 21
+         "1 0 0\n"                // 22
+         "1 1 0\n"                // 23
+         "0 1 0\n"                // 24
+         "$EndNodes\n"            // 25
+         "$Elements\n"            // 26
+         "2 3 1 3\n"              // 27
+         "1 4 1 1\n"              // 28
+         "1 4 1\n"                // 29
+         "2 1 2 2\n"              // 30
+         "2 1 2 3\n"              // 31
+         "3 1 3 4\n"              // 32
+         "$EndElements\n";        // 33
+}
+
+std::string square_with(const std::string& from, const std::string& to) {
+  std::string text = square_msh();
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return at == std::string::npos ? text : text.replace(at, from.size(), to);
+}
+
+void expect_same(const Mesh& a, const Mesh& b) {
+  EXPECT_EQ(a.cell, b.cell);
+  EXPECT_EQ(a.nodes, b.nodes);
+  EXPECT_EQ(a.elements, b.elements);
+  EXPECT_EQ(a.node_sets, b.node_sets);
+  EXPECT_EQ(a.cell_sets, b.cell_sets);
+}
+
+double total_measure(const Mesh& mesh) {
+  double v = 0;
+  for (std::size_t e = 0; e < mesh.num_elements(); ++e) v += element_volume(mesh, e);
+  return v;
+}
+
+TEST_F(Gmsh, ReadsTrianglesWithPhysicalGroups) {
+  const Mesh mesh = read_gmsh(write(square_msh()));
+  EXPECT_EQ(mesh.cell, CellType::tri3);
+  EXPECT_EQ(mesh.dimension(), 2);
+  ASSERT_EQ(mesh.num_elements(), 2u);
+  EXPECT_EQ(mesh.elements[1], (std::array<ordinal_t, 8>{0, 2, 3, -1, -1, -1, -1, -1}));
+  EXPECT_EQ(mesh.node_sets.at("left wall"), (std::vector<ordinal_t>{0, 3}));
+  EXPECT_EQ(mesh.cell_sets.at("plate"), (std::vector<ordinal_t>{0, 1}));
+  EXPECT_EQ(named_node_set(mesh, "left wall", "square.msh"), (std::vector<ordinal_t>{0, 3}));
+}
+
+TEST_F(Gmsh, ReadsAPrism) {
+  const Mesh mesh = read_gmsh(write(simple_msh(kUnitPrism, 3, 6, {{1, 2, 3, 4, 5, 6}})));
+  EXPECT_EQ(mesh.cell, CellType::prism6);
+  EXPECT_EQ(mesh.elements[0], (std::array<ordinal_t, 8>{0, 1, 2, 3, 4, 5, -1, -1}));
+  EXPECT_DOUBLE_EQ(element_volume(mesh, 0), 0.5);
+}
+
+TEST_F(Gmsh, UnnamedGroupsAreNamedByTheirTag) {
+  std::string text = cube_with("1 0 0 0 1 1 1 1 1 1 1\n", "1 0 0 0 1 1 1 1 7 1 1\n");
+  text.replace(text.find("1 0 0 0 1 1 0 0 0\n"), 18, "1 0 0 0 1 1 0 1 3 0\n");  // boundary quad in group 3
+  const std::string names = "$PhysicalNames\n1\n3 1 \"solid\"\n$EndPhysicalNames\n";
+  text.erase(text.find(names), names.size());
+  const Mesh mesh = read_gmsh(write(text));
+  EXPECT_EQ(mesh.cell_sets.at("7"), std::vector<ordinal_t>{0});
+  EXPECT_EQ(mesh.node_sets.at("3"), (std::vector<ordinal_t>{0, 1, 2, 3}));
+}
+
+TEST_F(Gmsh, RoundTripsEveryFamilyWithGroups) {
+  Mesh tri = make_tri_box(5, 3, 2.0, 1.0);
+  Mesh prism = make_prism_box(BoxSpec{3, 2, 2, 3.0, 2.0, 1.0});
+  Mesh hex = make_box(BoxSpec{3, 2, 2, 3.0, 2.0, 1.0});
+  for (Mesh* mesh : {&tri, &prism, &hex}) {
+    SCOPED_TRACE(cell_name(mesh->cell));
+    distort(*mesh, 0.15, 3);
+    std::vector<ordinal_t> odd, first;
+    for (ordinal_t e = 0; e < ordinal_t(mesh->num_elements()); ++e) {
+      if (e % 2) odd.push_back(e);
+      if (e < 4) first.push_back(e);
+    }
+    mesh->cell_sets = {{"odd cells", odd}, {"first", first}, {"all", {}}};  // overlapping, interleaved
+    mesh->cell_sets["all"].resize(mesh->num_elements());
+    for (std::size_t e = 0; e < mesh->num_elements(); ++e) mesh->cell_sets["all"][e] = ordinal_t(e);
+    mesh->node_sets["corner"] = {0};
+    const std::string path = (dir_ / "family.msh").string();
+    write_gmsh(*mesh, path);
+    EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+    expect_same(read_gmsh(path), *mesh);
+    // Scattered sets after renumbering and shuffling still come back exactly.
+    const Mesh scrambled =
+        shuffle_elements(renumber_nodes(*mesh, node_permutation(*mesh, Renumbering::random, 5)), 6);
+    write_gmsh(scrambled, path);
+    expect_same(read_gmsh(path), scrambled);
+  }
+}
+
+TEST_F(Gmsh, EmptySetsAreNotWritten) {
+  Mesh mesh = make_tri_box(2, 2, 1.0, 1.0);
+  mesh.node_sets["nothing"] = {};
+  const std::string path = (dir_ / "empty.msh").string();
+  write_gmsh(mesh, path);
+  mesh.node_sets.erase("nothing");
+  expect_same(read_gmsh(path), mesh);
+}
+
+TEST_F(Gmsh, WriterRejectsBadSetsBeforeCreatingTheFile) {
+  const std::string path = (dir_ / "bad.msh").string();
+  Mesh mesh = make_tri_box(2, 2, 1.0, 1.0);
+  mesh.node_sets["unsorted"] = {3, 1};
+  EXPECT_THROW(write_gmsh(mesh, path), std::invalid_argument);
+  mesh.node_sets["unsorted"] = {1, 99};
+  EXPECT_THROW(write_gmsh(mesh, path), std::invalid_argument);
+  mesh.node_sets.erase("unsorted");
+  mesh.cell_sets["quote\"d"] = {0};
+  EXPECT_THROW(write_gmsh(mesh, path), std::invalid_argument);
+  EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+TEST_F(Gmsh, ReadsTheSquareGmshMade) {
+  const Mesh mesh = read_gmsh(std::string(KFEM_TEST_DATA_DIR) + "/square.msh");
+  EXPECT_EQ(mesh.cell, CellType::tri3);
+  EXPECT_GT(mesh.num_elements(), 20u);
+  EXPECT_NO_THROW(check_elements(mesh, "square.msh"));
+  EXPECT_NEAR(total_measure(mesh), 2.0, 1e-12);
+  const std::map<std::string, std::pair<int, double>> planes{
+      {"left", {0, 0.0}}, {"right", {0, 2.0}}, {"bottom", {1, 0.0}}, {"top", {1, 1.0}}};
+  for (const auto& [name, plane] : planes) {
+    SCOPED_TRACE(name);
+    std::vector<ordinal_t> on_plane;
+    for (std::size_t v = 0; v < mesh.num_nodes(); ++v)
+      if (mesh.nodes[v][plane.first] == plane.second) on_plane.push_back(ordinal_t(v));
+    EXPECT_EQ(named_node_set(mesh, name, "square.msh"), on_plane);
+  }
+  ASSERT_EQ(mesh.node_sets.at("origin").size(), 1u);
+  EXPECT_EQ(mesh.nodes[mesh.node_sets.at("origin")[0]], (std::array<double, 3>{0, 0, 0}));
+  EXPECT_EQ(mesh.cell_sets.at("plate").size(), mesh.num_elements());
+  for (const auto& x : mesh.nodes) EXPECT_EQ(x[2], 0.0);
+
+  const std::string path = (dir_ / "square.msh").string();
+  write_gmsh(mesh, path);
+  expect_same(read_gmsh(path), mesh);
+}
+
+TEST_F(Gmsh, ReadsThePrismLayerGmshMade) {
+  const Mesh mesh = read_gmsh(std::string(KFEM_TEST_DATA_DIR) + "/prism_layer.msh");
+  EXPECT_EQ(mesh.cell, CellType::prism6);
+  EXPECT_NO_THROW(check_elements(mesh, "prism_layer.msh"));
+  EXPECT_NEAR(total_measure(mesh), 2.0, 1e-12);
+  const std::map<std::string, std::pair<int, double>> planes{
+      {"bottom", {2, 0.0}}, {"top", {2, 1.0}}, {"xmin", {0, 0.0}}, {"xmax", {0, 2.0}}};
+  for (const auto& [name, plane] : planes) {
+    SCOPED_TRACE(name);
+    std::vector<ordinal_t> on_plane;
+    for (std::size_t v = 0; v < mesh.num_nodes(); ++v)
+      if (mesh.nodes[v][plane.first] == plane.second) on_plane.push_back(ordinal_t(v));
+    EXPECT_EQ(mesh.node_sets.at(name), on_plane);
+  }
+  EXPECT_EQ(mesh.cell_sets.at("solid").size(), mesh.num_elements());
+  // 2 layers of prisms: a third of the nodes in each of the planes z = 0, 0.5, 1.
+  EXPECT_EQ(mesh.num_nodes() % 3, 0u);
+  EXPECT_EQ(mesh.node_sets.at("bottom").size(), mesh.num_nodes() / 3);
+
+  const std::string path = (dir_ / "prism_layer.msh").string();
+  write_gmsh(mesh, path);
+  expect_same(read_gmsh(path), mesh);
+}
+
+TEST_F(Gmsh, MixedCellTypes) {
+  std::string text = cube_with("2 2 1 2\n", "3 3 1 3\n");
+  text.replace(text.find("$EndElements"), 0, "3 1 6 1\n3 1 2 3 5 6 7\n");
+  expect_error(text, 40, {"mixed cell types", "type 6 (6-node prism)", "type 5 (8-node hexahedron)"});
+}
+
+TEST_F(Gmsh, EmptyPhysicalGroup) {
+  std::string text = cube_with("1\n3 1 \"solid\"\n", "2\n3 1 \"solid\"\n2 4 \"ghost\"\n");
+  expect_error(text, 7, {"physical group 'ghost' (dimension 2, tag 4)", "empty group"});
+}
+
+TEST_F(Gmsh, BoundaryNodeThatNoCellUses) {
+  // Node 5 joins the mesh, in the group of the left wall, but no triangle uses it.
+  std::string text = square_with("1 4 1 4\n2 1 0 4\n1\n2\n3\n4\n", "1 5 1 5\n2 1 0 5\n1\n2\n3\n4\n5\n");
+  text.replace(text.find("0 1 0\n$EndNodes"), 6, "0 1 0\n0 2 0\n");
+  text.replace(text.find("2 3 1 3\n1 4 1 1\n1 4 1\n"), 21, "2 3 1 3\n1 4 1 1\n1 4 5\n");
+  expect_error(text, 31,
+               {"element 1 of physical group 'left wall' uses node 5, which is not a node of any cell"});
+}
+
+TEST_F(Gmsh, TwoDimensionalNodeOffThePlane) {
+  expect_error(square_with("\n1 1 0\n", "\n1 1 0.25\n"), 23, {"node 3 has z = 0.25", "plane z = 0"});
+}
+
+TEST_F(Gmsh, InvertedTriangle) {
+  expect_error(square_with("2 1 2 3\n", "2 1 3 2\n"), 31,
+               {"element 2 (nodes 1 3 2): signed area = -0.5 (inverted element: clockwise in the xy plane)"});
+}
+
+TEST_F(Gmsh, DegenerateTriangle) {
+  expect_error(simple_msh({{0, 0, 0}, {1, 1, 0}, {2, 2, 0}}, 2, 2, {{1, 2, 3}}), 17,
+               {"element 1 (nodes 1 2 3): signed area = 0 (degenerate element)"});
+}
+
+TEST_F(Gmsh, InvertedPrism) {
+  expect_error(simple_msh(kUnitPrism, 3, 6, {{1, 3, 2, 4, 6, 5}}), 23,
+               {"element 1 (nodes 1 3 2 4 6 5): det J = -1 at corner 0 (inverted element)"});
+}
+
+TEST_F(Gmsh, FlatPrism) {
+  auto nodes = kUnitPrism;
+  for (int v = 3; v < 6; ++v) nodes[v][2] = 0;
+  expect_error(simple_msh(nodes, 3, 6, {{1, 2, 3, 4, 5, 6}}), 23, {"element 1", "(degenerate element)"});
+}
+
+TEST_F(Gmsh, UndeclaredEntity) {
+  expect_error(square_with("2 1 2 2\n", "2 9 2 2\n"), 30,
+               {"entity 9 of dimension 2", "$Entities does not declare"});
+}
+
+TEST_F(Gmsh, ElementTypeOnAnEntityOfAnotherDimension) {
+  expect_error(cube_with("3 1 5 1\n", "2 1 5 1\n"), 38, {"type 5 (8-node hexahedron) is 3D", "dimension 2"});
+}
+
+TEST_F(Gmsh, MalformedPhysicalNames) {
+  expect_error(square_with("2 2 \"plate\"\n", "2 2 plate\n"), 7, {"double quotes"});
+  expect_error(square_with("2 2 \"plate\"\n", "1 1 \"plate\"\n"), 7,
+               {"second name for physical group 1 of dimension 1"});
+  expect_error(square_with("2 2 \"plate\"\n", "2 \"plate\"\n"), 7, {"expected dimension, tag and \"name\""});
+}
+
+TEST_F(Gmsh, MalformedEntities) {
+  expect_error(square_with("4 0 0 0 0 1 0 1 1 0\n", "4 0 0 0 0 1 0 2 1 0\n"), 11, {"bounding entity count"});
+  expect_error(square_with("4 0 0 0 0 1 0 1 1 0\n", "4 0 0 0 0 1 0 1 1 0 7\n"), 11, {"expected 10 values"});
+  expect_error(square_with("1 0 0 0 1 1 0 1 2 0\n", "1 0 0 0 1 1 0 5 2 0\n"), 12,
+               {"physical tag count 5 out of range"});
+  expect_error(
+      square_with("0 1 1 0\n4 0 0 0 0 1 0 1 1 0\n", "0 2 1 0\n4 0 0 0 0 1 0 1 1 0\n4 0 0 0 0 1 0 0 0\n"), 12,
+      {"duplicate entity 4 of dimension 1"});
+}
+
+TEST_F(Gmsh, NamedNodeSetErrors) {
+  const Mesh mesh = read_gmsh(write(square_msh()));
+  try {
+    named_node_set(mesh, "right", "deck.yaml");
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "deck.yaml: no physical group named 'right' in the mesh (known: left wall)");
+  }
+  try {
+    named_node_set(mesh, "plate", "deck.yaml");
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("'plate' is a group of tri3 cells"), std::string::npos) << e.what();
+  }
+  Mesh emptied = mesh;
+  emptied.node_sets["left wall"].clear();
+  try {
+    named_node_set(emptied, "left wall", "deck.yaml");
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "deck.yaml: physical group 'left wall' is empty");
+  }
 }
 }  // namespace
 }  // namespace kfem

@@ -1,4 +1,5 @@
-// Element validity checks on in-memory meshes: each failure must name the source and the element.
+// Element validity checks on in-memory meshes of every family: each failure must name the source
+// and the element.
 #include "kfem/mesh/validate.hpp"
 
 #include <gtest/gtest.h>
@@ -12,7 +13,7 @@
 namespace kfem {
 namespace {
 // The message of the InputError check_elements throws ("" if it does not throw).
-std::string check_error(const HexMesh& mesh) {
+std::string check_error(const Mesh& mesh) {
   try {
     check_elements(mesh, "unit.msh");
   } catch (const InputError& e) {
@@ -33,7 +34,7 @@ TEST(CheckElements, AcceptsBoxes) {
 }
 
 TEST(CheckElements, NamesAnInvertedElement) {
-  HexMesh mesh = make_box(BoxSpec{3, 1, 1, 3, 1, 1});
+  Mesh mesh = make_box(BoxSpec{3, 1, 1, 3, 1, 1});
   auto& el = mesh.elements[1];
   std::swap_ranges(el.begin(), el.begin() + 4, el.begin() + 4);  // top face below bottom
   const std::string message = check_error(mesh);
@@ -42,7 +43,7 @@ TEST(CheckElements, NamesAnInvertedElement) {
 }
 
 TEST(CheckElements, NamesAnElementWithCoincidentNodes) {
-  HexMesh mesh = make_box(BoxSpec{2, 1, 1, 2, 1, 1});
+  Mesh mesh = make_box(BoxSpec{2, 1, 1, 2, 1, 1});
   mesh.elements[0][6] = mesh.elements[0][2];
   const std::string message = check_error(mesh);
   expect_mentions(message, "unit.msh: element 0");
@@ -50,7 +51,7 @@ TEST(CheckElements, NamesAnElementWithCoincidentNodes) {
 }
 
 TEST(CheckElements, NamesAFlatElementEvenWhenRotated) {
-  HexMesh mesh = make_box(BoxSpec{1, 1, 1, 1, 1, 1});
+  Mesh mesh = make_box(BoxSpec{1, 1, 1, 1, 1, 1});
   // Squash onto the plane x + y + z = 1.5 through a rotation-like map, so rounding leaves det J ~ 1e-17.
   for (auto& p : mesh.nodes) {
     const double s = (p[0] + p[1] + p[2] - 1.5) / 3;
@@ -62,7 +63,7 @@ TEST(CheckElements, NamesAFlatElementEvenWhenRotated) {
 }
 
 TEST(CheckElements, NamesANodeOutOfRange) {
-  HexMesh mesh = make_box(BoxSpec{2, 1, 1, 2, 1, 1});
+  Mesh mesh = make_box(BoxSpec{2, 1, 1, 2, 1, 1});
   mesh.elements[1][3] = 12;
   const std::string message = check_error(mesh);
   expect_mentions(message, "unit.msh: element 1");
@@ -72,7 +73,7 @@ TEST(CheckElements, NamesANodeOutOfRange) {
 }
 
 TEST(CheckElements, NamesANonFiniteCoordinate) {
-  HexMesh mesh = make_box(BoxSpec{2, 1, 1, 2, 1, 1});
+  Mesh mesh = make_box(BoxSpec{2, 1, 1, 2, 1, 1});
   mesh.nodes[4][1] = std::numeric_limits<double>::quiet_NaN();
   expect_mentions(check_error(mesh), "unit.msh: node 4 has a non-finite coordinate");
   mesh.nodes[4][1] = std::numeric_limits<double>::infinity();
@@ -80,7 +81,7 @@ TEST(CheckElements, NamesANonFiniteCoordinate) {
 }
 
 TEST(CheckElements, NamesAnElementWithAFoldedCorner) {
-  HexMesh mesh = make_box(BoxSpec{1, 1, 1, 1, 1, 1});
+  Mesh mesh = make_box(BoxSpec{1, 1, 1, 1, 1, 1});
   mesh.nodes[mesh.elements[0][6]] = {-0.5, -0.5, -0.5};  // the top corner pushed through the element
   const std::string message = check_error(mesh);
   expect_mentions(message, "unit.msh: element 0");
@@ -88,10 +89,132 @@ TEST(CheckElements, NamesAnElementWithAFoldedCorner) {
 }
 
 TEST(ElementVolume, IsExactForParallelepipeds) {
-  HexMesh mesh = make_box(BoxSpec{1, 1, 1, 2, 3, 4});
+  Mesh mesh = make_box(BoxSpec{1, 1, 1, 2, 3, 4});
   EXPECT_NEAR(element_volume(mesh, 0), 24.0, 1e-12);
   for (auto& p : mesh.nodes) p[0] += 0.5 * p[2];  // shear keeps the volume
   EXPECT_NEAR(element_volume(mesh, 0), 24.0, 1e-12);
+}
+
+constexpr ordinal_t X = -1;  // unused slot
+
+Mesh one_triangle(std::array<double, 3> a, std::array<double, 3> b, std::array<double, 3> c) {
+  Mesh mesh;
+  mesh.cell = CellType::tri3;
+  mesh.nodes = {a, b, c};
+  mesh.elements = {{0, 1, 2, X, X, X, X, X}};
+  return mesh;
+}
+
+Mesh one_prism() {
+  Mesh mesh;
+  mesh.cell = CellType::prism6;
+  mesh.nodes = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}};
+  mesh.elements = {{0, 1, 2, 3, 4, 5, X, X}};
+  return mesh;
+}
+
+TEST(CheckElements, AcceptsTriangleAndPrismBoxesAtAnyScale) {
+  for (double scale : {1.0, 1e-90, 1e90}) {
+    EXPECT_NO_THROW(check_elements(make_tri_box(3, 2, 3 * scale, 2 * scale), "tri"));
+    EXPECT_NO_THROW(
+        check_elements(make_prism_box(BoxSpec{3, 2, 2, 3 * scale, 2 * scale, 1e-3 * scale}), "prism"));
+  }
+  EXPECT_NO_THROW(check_elements(make_tri_box(2, 2, 4e6, 1e-3), "aspect ratio 1e9"));
+}
+
+TEST(CheckElements, NamesAClockwiseTriangle) {
+  const std::string message = check_error(one_triangle({0, 0, 0}, {0, 1, 0}, {1, 0, 0}));
+  expect_mentions(message, "unit.msh: element 0 (nodes 0 1 2): signed area = -0.5");
+  expect_mentions(message, "inverted element: clockwise in the xy plane");
+}
+
+TEST(CheckElements, NamesDegenerateTriangles) {
+  expect_mentions(check_error(one_triangle({0, 0, 0}, {1, 1, 0}, {3, 3, 0})), "(degenerate element)");
+  expect_mentions(check_error(one_triangle({0, 0, 0}, {1, 0, 0}, {0, 0, 0})), "(degenerate element)");
+  // A needle: long edges 1e15 times its height, flat to every tolerance that matters.
+  expect_mentions(check_error(one_triangle({0, 0, 0}, {1, -1e-15, 0}, {2, 0, 0})), "degenerate");
+  // Rotated and flat: rounding leaves a tiny area of either sign.
+  const std::string flat = check_error(one_triangle({0.1, 0.3, 0}, {0.7, 0.9, 0}, {1.9, 2.1, 0}));
+  EXPECT_TRUE(flat.find("degenerate") != std::string::npos || flat.find("inverted") != std::string::npos)
+      << flat;
+  EXPECT_NO_THROW(
+      check_elements(one_triangle({0, 0, 0}, {1, -1e-9, 0}, {2, 0, 0}), "a sharp but valid angle"));
+}
+
+TEST(CheckElements, NamesAnInvertedPrism) {
+  Mesh mesh = one_prism();
+  mesh.elements[0] = {0, 2, 1, 3, 5, 4, X, X};  // bottom triangle clockwise seen from the top
+  const std::string message = check_error(mesh);
+  expect_mentions(message,
+                  "unit.msh: element 0 (nodes 0 2 1 3 5 4): det J = -1 at corner 0 (inverted element)");
+  mesh.elements[0] = {3, 4, 5, 0, 1, 2, X, X};  // top below bottom
+  expect_mentions(check_error(mesh), "inverted");
+}
+
+TEST(CheckElements, NamesDegenerateAndFoldedPrisms) {
+  Mesh flat = one_prism();
+  for (int v = 3; v < 6; ++v) flat.nodes[v][2] = 0;
+  expect_mentions(check_error(flat), "(degenerate element)");
+  Mesh collapsed = one_prism();
+  collapsed.elements[0][4] = collapsed.elements[0][3];  // two top nodes coincide
+  expect_mentions(check_error(collapsed), "degenerate");
+  Mesh folded = one_prism();
+  folded.nodes[4] = {-2, 0, 1};  // a top corner pushed through the opposite side
+  const std::string message = check_error(folded);
+  expect_mentions(message, "inverted");
+  expect_mentions(message, "unit.msh: element 0");
+}
+
+TEST(CheckElements, UnusedSlotsMustBeMinusOne) {
+  Mesh mesh = one_triangle({0, 0, 0}, {1, 0, 0}, {0, 1, 0});
+  mesh.elements[0][3] = 0;
+  expect_mentions(check_error(mesh), "slot 3 of a tri3 element must be -1 (unused), found 0");
+  mesh.elements[0][3] = X;
+  mesh.elements[0][2] = 3;
+  expect_mentions(check_error(mesh), "node 3 out of range [0, 3)");
+}
+
+TEST(ElementVolume, IsExactForTrianglesAndPrisms) {
+  EXPECT_DOUBLE_EQ(element_volume(one_triangle({1, 1, 0}, {3, 1, 0}, {1, 4, 0}), 0), 3.0);
+  EXPECT_DOUBLE_EQ(element_volume(one_triangle({1, 1, 0}, {1, 4, 0}, {3, 1, 0}), 0), -3.0);
+  Mesh prism = one_prism();
+  EXPECT_NEAR(element_volume(prism, 0), 0.5, 1e-15);
+  for (auto& p : prism.nodes) p = {2 * p[0] + 0.3 * p[2], 3 * p[1], 4 * p[2]};  // shear and stretch
+  EXPECT_NEAR(element_volume(prism, 0), 0.5 * 2 * 3 * 4, 1e-13);
+  // A twisted prism (top triangle moved, turned and scaled): compare with a fine midpoint sum of
+  // det J over the reference prism (x = u, y = (1 - u) v maps the unit square onto the triangle).
+  prism = one_prism();
+  prism.nodes[3] = {0.1, 0.2, 1.0};
+  prism.nodes[4] = {1.3, 0.1, 1.2};
+  prism.nodes[5] = {0.0, 1.4, 0.9};
+  EXPECT_NO_THROW(check_elements(prism, "twisted"));
+  const auto map = [&](double r, double s, double t) {
+    const double N[6] = {(1 - r - s) * (1 - t), r * (1 - t), s * (1 - t), (1 - r - s) * t, r * t, s * t};
+    std::array<double, 3> p{0, 0, 0};
+    for (int a = 0; a < 6; ++a)
+      for (int c = 0; c < 3; ++c) p[c] += N[a] * prism.nodes[a][c];
+    return p;
+  };
+  double fine = 0;
+  const int n = 40;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      for (int k = 0; k < n; ++k) {
+        const double u = (i + 0.5) / n, v = (j + 0.5) / n, z = (k + 0.5) / n;
+        const double x = u, y = (1 - u) * v,
+                     h = 1e-3;  // the map is linear in each variable: exact differences
+        double J[3][3];
+        for (int c = 0; c < 3; ++c) {
+          J[0][c] = (map(x + h, y, z)[c] - map(x - h, y, z)[c]) / (2 * h);
+          J[1][c] = (map(x, y + h, z)[c] - map(x, y - h, z)[c]) / (2 * h);
+          J[2][c] = (map(x, y, z + h)[c] - map(x, y, z - h)[c]) / (2 * h);
+        }
+        const double det = J[0][0] * (J[1][1] * J[2][2] - J[1][2] * J[2][1]) -
+                           J[0][1] * (J[1][0] * J[2][2] - J[1][2] * J[2][0]) +
+                           J[0][2] * (J[1][0] * J[2][1] - J[1][1] * J[2][0]);
+        fine += det * (1 - u) / (double(n) * n * n);
+      }
+  EXPECT_NEAR(element_volume(prism, 0), fine, 1e-4);
 }
 }  // namespace
 }  // namespace kfem

@@ -24,7 +24,7 @@ double sum_component(const std::vector<double>& force, int c) {
 
 TEST(CantileverLoad, SumsToTotalForceInMinusZ) {
   for (double amplitude : {0.0, 0.2}) {  // the jitter makes tip faces of unequal area
-    kfem::HexMesh mesh = kfem::make_box({8, 3, 5, 8.0, 1.5, 2.5});
+    kfem::Mesh mesh = kfem::make_box({8, 3, 5, 8.0, 1.5, 2.5});
     kfem::distort(mesh, amplitude, 42);
     const double P = 1e6;
     const auto load = kfem::cantilever_load(mesh, P);
@@ -67,10 +67,10 @@ TEST(CantileverLoad, ClampedAndTipNodes) {
 }
 
 TEST(CantileverLoad, ThrowsWithoutTipFace) {
-  kfem::HexMesh mesh = kfem::make_box({1, 1, 1, 1.0, 1.0, 1.0});
+  kfem::Mesh mesh = kfem::make_box({1, 1, 1, 1.0, 1.0, 1.0});
   mesh.nodes[1][0] = 1.5;  // only one node left on the plane x = xmax
   EXPECT_THROW(kfem::cantilever_load(mesh, 1.0), kfem::InputError);
-  EXPECT_THROW(kfem::cantilever_load(kfem::HexMesh{}, 1.0), kfem::InputError);
+  EXPECT_THROW(kfem::cantilever_load(kfem::Mesh{}, 1.0), kfem::InputError);
 }
 
 template <class Exec>
@@ -115,7 +115,7 @@ TYPED_TEST(ApplyDirichlet, ZeroesFixedRowsAndColumnsOnly) {
 // Lower storage takes the same zeroing: each kept entry equals the full matrix's after Dirichlet.
 TYPED_TEST(ApplyDirichlet, LowerStorageMatchesFullStorage) {
   using Mem = typename TypeParam::memory_space;
-  kfem::HexMesh mesh = kfem::make_box({5, 2, 3, 5.0, 2.0, 3.0});
+  kfem::Mesh mesh = kfem::make_box({5, 2, 3, 5.0, 2.0, 3.0});
   kfem::distort(mesh, 0.15, 3);
   const auto K = kfem::assemble_reference(mesh, kfem::Isotropic<double>::from_young(200e9, 0.333));
   const auto L = kfem::test::lower_of(K);

@@ -108,7 +108,7 @@ struct Solution {
 template <class Exec>
 struct Cantilever {
   using Mem = typename Exec::memory_space;
-  kfem::HexMesh mesh = kfem::test::distorted_beam(8, 3, 3);
+  kfem::Mesh mesh = kfem::test::distorted_beam(8, 3, 3);
   kfem::HostCsr<double> K = kfem::assemble_reference(mesh, kfem::test::steel());
   kfem::CantileverLoad load = kfem::cantilever_load(mesh, 1e6);
 

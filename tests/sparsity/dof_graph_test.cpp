@@ -16,7 +16,7 @@ TYPED_TEST_SUITE(Sparsity, ExecSpaces, SpaceName);
 
 struct Case {
   std::string name;
-  HexMesh mesh;
+  Mesh mesh;
 };
 std::vector<Case> meshes() {
   return {{"distorted_beam", distorted_beam()}, {"box_4x3x2", make_box(BoxSpec{4, 3, 2, 4.0, 3.0, 2.0})}};
@@ -60,7 +60,7 @@ TYPED_TEST(Sparsity, DeviceGraphEqualsOraclePattern) {
 // Every slot(e,i,j) must land in row 3*node(i/3)+i%3 at column 3*node(j/3)+j%3; elements are
 // taken in a non-trivial (reversed) order so `order` is exercised too.
 template <class Layout, class Exec>
-void check_element_index(const Exec& exec, const HexMesh& mesh) {
+void check_element_index(const Exec& exec, const Mesh& mesh) {
   using Mem = typename Exec::memory_space;
   const Problem<Exec> p = make_problem(exec, mesh);
   const ordinal_t ne = p.num_elements();

@@ -1,7 +1,8 @@
 // An assembler composes one work mapping with one race handling over a Problem:
-//   Assembler<Exec, mapping::Warp<4>, race::Colored, double> a(exec, problem, material);
+//   Assembler<Exec, mapping::Hex8Warp<4>, race::Colored, double> a(exec, problem, material);
 //   a.assemble(values);   // zero values + element work + scatter: the part benchmarks time
 // Construction does the per-strategy setup (element layout in launch order, CSR index).
+// Assembler is the hex8 fast path; FamilyAssembler (family_assembler.hpp) serves every family.
 #pragma once
 #include <Kokkos_Core.hpp>
 #include <stdexcept>
@@ -23,6 +24,8 @@ class AssemblerBase {  // type-erased face for the driver's registry
   virtual bool lower() const = 0;  // writes the lower triangle (Problem::lower) instead of the full pattern
   // Element computation alone (sanfui Fig. 4-5): the same kernels over all elements, writing nothing.
   virtual void compute_only(const Values& values) = 0;
+  // Memory of the "where does Ke(i, j) go" data per element (CSR index), in bytes.
+  virtual double index_bytes_per_element() const = 0;
 };
 
 // The adder of compute_only: it stores a value only if it is NaN, which a valid element never
@@ -42,8 +45,51 @@ struct stores_lower : std::false_type {};
 template <class M>
 struct stores_lower<M, std::void_t<decltype(M::lower)>> : std::integral_constant<bool, M::lower> {};
 
+// What every assembler shares: the launch order (colour by colour or all at once), the race
+// handling's runner bound to the output array, and the zeroing. `run` assembles; `discard` runs the
+// same kernels with every add dropped (compute_only).
+template <class Exec, class Race, class S>
+class RaceDriven : public AssemblerBase<Exec, S> {
+ public:
+  using Values = typename AssemblerBase<Exec, S>::Values;
+
+ protected:
+  RaceDriven(const Exec& exec, const Problem<Exec>& p) : exec_(exec), runner_(Values()) {
+    if (Race::needs_coloring) {
+      if (p.coloring.num_colors() < 1) throw std::logic_error("coloured race handling needs Problem::coloring");
+      offsets_ = p.coloring.offsets;
+    } else {
+      offsets_ = {0, p.num_elements()};
+    }
+  }
+  const auto& launch_order(const Problem<Exec>& p) const { return Race::needs_coloring ? p.by_color : p.natural; }
+
+  template <class Launch>
+  void run(const Values& values, Launch&& launch) {
+    if (runner_values_.data() != values.data()) {  // ScatterView binds to the output array
+      runner_ = typename Race::template Runner<Exec, Values>(values);
+      runner_values_ = values;
+    }
+    fill_zero(exec_, values);
+    runner_(exec_, values, offsets_, launch);
+  }
+  template <class Launch>
+  void discard(const Values& values, Launch&& launch) const {
+    launch(offsets_.front(), offsets_.back(), Discard<Values>{values});
+  }
+
+  Exec exec_;
+
+ private:
+  typename Race::template Runner<Exec, Values> runner_;
+  Values runner_values_;
+  std::vector<ordinal_t> offsets_;
+};
+
+// The hex8 fast path: hex8-only mappings over ElementData (coordinates + the 72-slot CSR index,
+// full or lower-triangular storage) with the isotropic material.
 template <class Exec, class Mapping, class Race, class S>
-class Assembler final : public AssemblerBase<Exec, S> {
+class Assembler final : public RaceDriven<Exec, Race, S> {
  public:
   using Mem = typename Exec::memory_space;
   using Values = Kokkos::View<S*, Mem>;
@@ -51,45 +97,30 @@ class Assembler final : public AssemblerBase<Exec, S> {
   using Data = ElementData<S, typename Mapping::layout, Mem, Lower>;
 
   Assembler(const Exec& exec, const Problem<Exec>& p, const Isotropic<S>& m, Mapping mapping = {})
-      : exec_(exec), material_(m), mapping_(mapping), runner_(Values()) {
-    if (Race::needs_coloring) {
-      if (p.coloring.num_colors() < 1) throw std::logic_error("coloured race handling needs Problem::coloring");
-      offsets_ = p.coloring.offsets;
-    } else {
-      offsets_ = {0, p.num_elements()};
-    }
+      : RaceDriven<Exec, Race, S>(exec, p), material_(m), mapping_(mapping) {
     if (Lower && p.lower.num_rows != p.graph.dof.num_rows) throw std::logic_error("symmetric mapping needs Problem::lower");
-    data_ = make_element_data<S, typename Mapping::layout, Lower>(
-        exec, p.mesh.coords, p.mesh.conn, Race::needs_coloring ? p.by_color : p.natural, p.graph,
-        Lower ? p.lower : p.graph.dof);
+    data_ = make_element_data<S, typename Mapping::layout, Lower>(exec, p.mesh.coords, p.mesh.conn, this->launch_order(p),
+                                                                  p.graph, Lower ? p.lower : p.graph.dof);
     exec.fence();
   }
 
   void assemble(const Values& values) override {
-    if (runner_values_.data() != values.data()) {  // ScatterView binds to the output array
-      runner_ = typename Race::template Runner<Exec, Values>(values);
-      runner_values_ = values;
-    }
-    fill_zero(exec_, values);
-    runner_(exec_, values, offsets_, [&](ordinal_t begin, ordinal_t end, const auto& adder) {
-      mapping_.launch(exec_, data_, material_, begin, end, adder);
+    this->run(values, [&](ordinal_t begin, ordinal_t end, const auto& adder) {
+      mapping_.launch(this->exec_, data_, material_, begin, end, adder);
     });
   }
-
   void compute_only(const Values& values) override {
-    mapping_.launch(exec_, data_, material_, offsets_.front(), offsets_.back(), Discard<Values>{values});
+    this->discard(values, [&](ordinal_t begin, ordinal_t end, const auto& adder) {
+      mapping_.launch(this->exec_, data_, material_, begin, end, adder);
+    });
   }
-
   bool lower() const override { return Lower; }
+  double index_bytes_per_element() const override { return sizeof(slot_t) * (64 + 8); }
   const Data& data() const { return data_; }
 
  private:
-  Exec exec_;
   Isotropic<S> material_;
   Mapping mapping_;
-  typename Race::template Runner<Exec, Values> runner_;
-  Values runner_values_;
-  std::vector<ordinal_t> offsets_;
   Data data_;
 };
 }  // namespace kfem

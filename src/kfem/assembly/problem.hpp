@@ -3,7 +3,8 @@
 #include <Kokkos_Core.hpp>
 
 #include "kfem/coloring/coloring.hpp"
-#include "kfem/mesh/hex_mesh.hpp"
+#include "kfem/dofs/dof_map.hpp"
+#include "kfem/mesh/mesh.hpp"
 #include "kfem/sparsity/dof_graph.hpp"
 #include "kfem/sparsity/lower.hpp"
 
@@ -16,7 +17,7 @@ struct DeviceMesh {
 };
 
 template <class Exec>
-DeviceMesh<typename Exec::memory_space> to_device(const Exec& exec, const HexMesh& mesh) {
+DeviceMesh<typename Exec::memory_space> to_device(const Exec& exec, const Mesh& mesh) {
   using Mem = typename Exec::memory_space;
   DeviceMesh<Mem> d;
   d.num_nodes = static_cast<ordinal_t>(mesh.num_nodes());
@@ -41,18 +42,42 @@ struct Problem {
   Kokkos::View<ordinal_t*, memory_space> natural;      // 0..ne-1
   Kokkos::View<ordinal_t*, memory_space> by_color;     // coloring.order on the device
   CsrGraph<memory_space> lower;                        // lower triangle of graph.dof, for symmetric mappings
+  // DOF nodes of every element (N_sh columns; the vertices for order 1), for the generic kernels.
+  Kokkos::View<ordinal_t**, Kokkos::LayoutRight, memory_space> dofs;
   ordinal_t num_elements() const { return static_cast<ordinal_t>(mesh.conn.extent(0)); }
   ordinal_t num_dofs() const { return graph.dof.num_rows; }
+  int components() const { return graph.components; }
 };
 
 // Mesh to device, DOF graph, natural order. The colouring is attached separately (set_coloring).
 template <class Exec>
-Problem<Exec> make_problem(const Exec& exec, const HexMesh& mesh) {
+Problem<Exec> make_problem(const Exec& exec, const Mesh& mesh) {
   Problem<Exec> p;
   p.mesh = to_device(exec, mesh);
   p.graph = build_dof_graph(exec, p.mesh.conn, p.mesh.num_nodes);
   p.lower = lower_triangle(exec, p.graph.dof);
   p.natural = Kokkos::View<ordinal_t*, typename Exec::memory_space>("kfem::natural_order", mesh.num_elements());
+  const auto nat = p.natural;
+  Kokkos::parallel_for("kfem::iota", Kokkos::RangePolicy<Exec>(exec, 0, nat.extent(0)),
+                       KOKKOS_LAMBDA(ordinal_t e) { nat(e) = e; });
+  exec.fence();
+  return p;
+}
+
+// Any family: the DOF map's element nodes to the device and the DOF graph with `components` DOFs per
+// node (3 elasticity, 1 electrostatics). No lower triangle (only hex8's symmetric mappings use it).
+template <class Exec>
+Problem<Exec> make_family_problem(const Exec& exec, const Mesh& mesh, const DofMap& dm, int components) {
+  using Mem = typename Exec::memory_space;
+  Problem<Exec> p;
+  p.mesh = to_device(exec, mesh);
+  p.dofs = decltype(p.dofs)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::element_dofs"), dm.num_elements(),
+                            dm.nodes_per_element);
+  Kokkos::View<const ordinal_t**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> h(
+      dm.element_nodes.data(), dm.num_elements(), dm.nodes_per_element);
+  Kokkos::deep_copy(exec, p.dofs, h);
+  p.graph = build_dof_graph(exec, p.dofs, dm.num_nodes, components);
+  p.natural = Kokkos::View<ordinal_t*, Mem>("kfem::natural_order", mesh.num_elements());
   const auto nat = p.natural;
   Kokkos::parallel_for("kfem::iota", Kokkos::RangePolicy<Exec>(exec, 0, nat.extent(0)),
                        KOKKOS_LAMBDA(ordinal_t e) { nat(e) = e; });

@@ -1,35 +1,74 @@
-// The oracle: a plain serial host assembly in double (kiran Algorithm 2, "Addto"). Ke is formed
-// the textbook way, sum over Gauss points of B^T D B w detJ with an explicit 6x24 B, so it shares
-// no arithmetic shortcut with the device kernels it checks.
+// The oracles: plain serial host assemblies in double (kiran Algorithm 2, "Addto"), one per element
+// family. Ke is formed the textbook way, an explicit gradient / strain-displacement matrix B and
+// B^T D B summed over the quadrature points, so it shares no arithmetic shortcut with the device
+// kernels it checks (those reduce to the node-pair products of fe/operator.hpp).
 #pragma once
 #include <array>
+#include <vector>
 
+#include "kfem/dofs/dof_map.hpp"
 #include "kfem/fe/elasticity.hpp"
-#include "kfem/mesh/hex_mesh.hpp"
+#include "kfem/fe/prism_basis.hpp"
+#include "kfem/mesh/mesh.hpp"
 #include "kfem/sparsity/csr.hpp"
 
 namespace kfem {
+// ---- hex8 elasticity --------------------------------------------------------------------------
 using ElementCoords = std::array<std::array<double, 3>, 8>;
 
-ElementCoords element_coords(const HexMesh& mesh, std::size_t e);
+ElementCoords element_coords(const Mesh& mesh, std::size_t e);
 
 // Ke (24x24, row-major, DOF 3a+c) of one element; throws InputError if det J <= 0 at a Gauss point.
 void reference_element_matrix(const ElementCoords& X, const Isotropic<double>& m, double Ke[24][24]);
 
-// DOF sparsity of the mesh: row 3n+c holds columns 3m+d for every node m sharing an element with n.
-HostCsr<double> reference_pattern(const HexMesh& mesh);
+// DOF sparsity of the mesh: row 3n+c holds columns 3m+d for every vertex m sharing an element with n.
+HostCsr<double> reference_pattern(const Mesh& mesh);
 
-// Global stiffness (no boundary conditions) by element loop + Addto with binary search.
-HostCsr<double> assemble_reference(const HexMesh& mesh, const Isotropic<double>& m);
+// Global stiffness (no boundary conditions) by element loop + Addto with binary search. hex8 only.
+HostCsr<double> assemble_reference(const Mesh& mesh, const Isotropic<double>& m);
 
+// ---- any family -------------------------------------------------------------------------------
+// DOF sparsity of an element -> node map (num_elements x nodes_per_element ids < num_nodes): row
+// components*n+c holds columns components*m+d, sorted, for every node m sharing an element with n.
+// Zero values. Throws InputError for ids out of range or a ragged map.
+HostCsr<double> reference_pattern(const std::vector<ordinal_t>& element_nodes, int nodes_per_element,
+                                  ordinal_t num_nodes, int components);
+
+// ---- tri3 electrostatics (1 DOF per node: DOF = node) -----------------------------------------
+using TriCoords = std::array<std::array<double, 3>, 3>;  // z ignored
+
+TriCoords tri3_coords(const Mesh& mesh, std::size_t e);
+
+// Ke = eps * area * B^T B (3x3) with B the constant 2x3 gradient matrix; throws InputError if the
+// vertices are not counter-clockwise (area <= 0).
+void reference_tri3_matrix(const TriCoords& X, double permittivity, double Ke[3][3]);
+
+HostCsr<double> assemble_reference_electrostatics(const Mesh& tri3_mesh, double permittivity);
+
+// ---- prism P_p elasticity (3 DOFs per DOF node: DOF = 3 * node + component) -------------------
+using PrismCoords = std::array<std::array<double, 3>, 6>;
+
+PrismCoords prism_coords(const Mesh& mesh, std::size_t e);
+
+// Ke ((3 nsh)^2, row-major, local DOF 3a+c for shape function a of `basis`) of the prism with
+// vertices X: sum over the quadrature points of w det J B^T D B with an explicit 6 x 3nsh B.
+// Throws InputError if det J <= 0 at a quadrature point.
+void reference_prism_matrix(const prism::Basis& basis, const PrismCoords& X, const Isotropic<double>& m,
+                            std::vector<double>& Ke);
+
+// Global stiffness of P_{dofs.order} on a prism6 mesh, on the pattern of reference_pattern(dofs).
+HostCsr<double> assemble_reference_elasticity(const Mesh& prism_mesh, const DofMap& dofs,
+                                              const Isotropic<double>& m);
+
+// ---- comparisons ------------------------------------------------------------------------------
 // The entries with column <= row (symmetric storage), same order.
 HostCsr<double> lower_part(const HostCsr<double>& A);
 
 // Comparison of an assembled matrix with the oracle, entry by entry on the same pattern.
 struct MatrixDiff {
-  double max_abs = 0;       // max |A - R|
-  double max_rel = 0;       // max |A - R| / max |R| (relative to the largest oracle entry)
-  double max_entry_rel = 0; // max |A - R| / |R| over entries with |R| > 1e-8 max |R|
+  double max_abs = 0;        // max |A - R|
+  double max_rel = 0;        // max |A - R| / max |R| (relative to the largest oracle entry)
+  double max_entry_rel = 0;  // max |A - R| / |R| over entries with |R| > 1e-8 max |R|
   bool same_pattern = true;
 };
 template <class S>

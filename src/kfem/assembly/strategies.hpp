@@ -1,51 +1,73 @@
-// The strategy registry: every work mapping and race handling kfem knows, each with its kind.
-// Adding a strategy = its file under mapping/ or race/ + one line in the lists below (+ its name
-// in the driver's table). Tests and benchmarks iterate these lists.
+// The strategy registry: every work mapping, race handling and target kfem knows, each with its
+// kind, and for each mapping the element families it serves (none listed = every family, through
+// the generic FamilyAssembler; hex8-only fast paths list fe::Hex8 and run on hex8's own element
+// data). Adding a strategy = its file under mapping/, race/ or target/ + one line in the lists below
+// (+ its name in the driver's table). Tests and benchmarks iterate these lists.
 #pragma once
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
-#include "kfem/assembly/mapping/pairs.hpp"
-#include "kfem/assembly/mapping/ppni.hpp"
-#include "kfem/assembly/mapping/sym300.hpp"
-#include "kfem/assembly/mapping/thread_per_element.hpp"
-#include "kfem/assembly/mapping/two_kernel.hpp"
-#include "kfem/assembly/mapping/warp.hpp"
+#include "kfem/assembly/mapping/hex8_pairs.hpp"
+#include "kfem/assembly/mapping/hex8_ppni.hpp"
+#include "kfem/assembly/mapping/hex8_sym300.hpp"
+#include "kfem/assembly/mapping/hex8_thread_per_element.hpp"
+#include "kfem/assembly/mapping/hex8_two_kernel.hpp"
+#include "kfem/assembly/mapping/hex8_warp.hpp"
 #include "kfem/assembly/race/atomic.hpp"
 #include "kfem/assembly/race/colored.hpp"
 #include "kfem/assembly/race/scatter.hpp"
+#include "kfem/assembly/target/csr_index.hpp"
+#include "kfem/assembly/target/csr_search.hpp"
+#include "kfem/assembly/mapping/team_per_element.hpp"
+#include "kfem/assembly/mapping/thread_per_element.hpp"
+#include "kfem/fe/family.hpp"
 
 namespace kfem {
 enum class MappingKind {
-  element, warp4, warp8, ppni4, ppni8, twokernel, warp4_scratch, warp4_atomic, warp4_vreduce, sym300, sym300x2, pairs, sympairs
+  element, warp4, warp8, ppni4, ppni8, twokernel, warp4_scratch, warp4_atomic, warp4_vreduce, sym300, sym300x2, pairs, sympairs,
+  thread, team
 };
 enum class RaceKind { colored, atomic, scatter };
+enum class TargetKind { index, search };
 
-template <class Tag, auto Kind>
+template <class Tag, auto Kind, class... Families>
 struct Entry {
   using type = Tag;
   static constexpr auto kind = Kind;
+  // A fast path written for the listed families only (their own element data and kernels).
+  static constexpr bool specialised = sizeof...(Families) > 0;
+  template <class Family>
+  static constexpr bool serves = !specialised || (std::is_same_v<Family, Families> || ...);
 };
 
 using JR = mapping::JacobianReduction;
 using MappingRegistry = std::tuple<
-    Entry<mapping::ThreadPerElement, MappingKind::element>,
-    Entry<mapping::Warp<4>, MappingKind::warp4>,
-    Entry<mapping::Warp<8>, MappingKind::warp8>,
-    Entry<mapping::Ppni<4>, MappingKind::ppni4>,
-    Entry<mapping::Ppni<8>, MappingKind::ppni8>,
-    Entry<mapping::TwoKernel, MappingKind::twokernel>,
-    Entry<mapping::Warp<4, JR::scratch>, MappingKind::warp4_scratch>,
-    Entry<mapping::Warp<4, JR::atomic>, MappingKind::warp4_atomic>,
-    Entry<mapping::Warp<4, JR::vector_reduce>, MappingKind::warp4_vreduce>,
-    Entry<mapping::Sym300<1>, MappingKind::sym300>,
-    Entry<mapping::Sym300<2>, MappingKind::sym300x2>,
-    Entry<mapping::Pairs<false>, MappingKind::pairs>,
-    Entry<mapping::Pairs<true>, MappingKind::sympairs>>;
+    Entry<mapping::Hex8Element, MappingKind::element, fe::Hex8>,
+    Entry<mapping::Hex8Warp<4>, MappingKind::warp4, fe::Hex8>,
+    Entry<mapping::Hex8Warp<8>, MappingKind::warp8, fe::Hex8>,
+    Entry<mapping::Hex8Ppni<4>, MappingKind::ppni4, fe::Hex8>,
+    Entry<mapping::Hex8Ppni<8>, MappingKind::ppni8, fe::Hex8>,
+    Entry<mapping::Hex8TwoKernel, MappingKind::twokernel, fe::Hex8>,
+    Entry<mapping::Hex8Warp<4, JR::scratch>, MappingKind::warp4_scratch, fe::Hex8>,
+    Entry<mapping::Hex8Warp<4, JR::atomic>, MappingKind::warp4_atomic, fe::Hex8>,
+    Entry<mapping::Hex8Warp<4, JR::vector_reduce>, MappingKind::warp4_vreduce, fe::Hex8>,
+    Entry<mapping::Hex8Sym300<1>, MappingKind::sym300, fe::Hex8>,
+    Entry<mapping::Hex8Sym300<2>, MappingKind::sym300x2, fe::Hex8>,
+    Entry<mapping::Hex8Pairs<false>, MappingKind::pairs, fe::Hex8>,
+    Entry<mapping::Hex8Pairs<true>, MappingKind::sympairs, fe::Hex8>,
+    Entry<mapping::ThreadPerElement, MappingKind::thread>,
+    Entry<mapping::TeamPerElement, MappingKind::team>>;
 using RaceRegistry = std::tuple<
     Entry<race::Colored, RaceKind::colored>,
     Entry<race::Atomic, RaceKind::atomic>,
     Entry<race::Scatter, RaceKind::scatter>>;
+// Targets of the generic mappings (the hex8 fast paths carry their own 72-slot index).
+using TargetRegistry = std::tuple<
+    Entry<target::Index, TargetKind::index>,
+    Entry<target::Search, TargetKind::search>>;
+// The (family, operator) pairs kfem solves.
+using FamilyRegistry = std::tuple<fe::Tri3, fe::Hex8, fe::Prism>;
 
 // Calls f(entry) for every entry of a registry (entry::type is the tag, entry::kind its kind).
 template <class Registry, class F>
@@ -61,11 +83,14 @@ bool dispatch(Kind kind, F&& f) {
 }
 
 // Per-backend defaults: the fastest measured full-storage combination on every mesh and precision,
-// pairs with atomics on the H200 and pairs with colouring on 16 CPU cores (reports/runs/2026-11-21-*).
+// pairs with atomics on the H200 and pairs with colouring on 16 CPU cores (reports/runs/2026-11-21-*);
+// other families take the generic team mapping.
 template <class Exec>
-constexpr MappingKind default_mapping() {
-  return MappingKind::pairs;
+constexpr MappingKind default_mapping(CellType cell = CellType::hex8) {
+  return cell == CellType::hex8 ? MappingKind::pairs : MappingKind::team;
 }
+// The per-element index up to order 2 (N_sh^2 slots: 342 at p = 2), the search beyond (O(N_sh)).
+constexpr TargetKind default_target(int order) { return order <= 2 ? TargetKind::index : TargetKind::search; }
 template <class Exec>
 constexpr RaceKind default_race() {
   return lanes::on_host<Exec> ? RaceKind::colored : RaceKind::atomic;

@@ -18,18 +18,21 @@ Coloring group_by_color(std::vector<ordinal_t> color) {
   return c;
 }
 
-Coloring greedy_coloring(const HexMesh& mesh) {
+Coloring greedy_coloring(const Mesh& mesh) {
   const NodeIncidence inc = node_incidence(mesh);
   std::vector<ordinal_t> color(mesh.num_elements(), -1);
   std::vector<std::size_t> seen_by;  // seen_by[c] == e+1: colour c is taken by a neighbour of e
+  const int per_element = mesh.nodes_per_element();
   for (std::size_t e = 0; e < mesh.num_elements(); ++e) {
-    for (ordinal_t n : mesh.elements[e])
+    for (int a = 0; a < per_element; ++a) {
+      const ordinal_t n = mesh.elements[e][a];
       for (offset_t k = inc.start[n]; k < inc.start[n + 1]; ++k) {
         const ordinal_t c = color[inc.elements[k]];
         if (c < 0) continue;
         if (static_cast<std::size_t>(c) >= seen_by.size()) seen_by.resize(c + 1, 0);
         seen_by[c] = e + 1;
       }
+    }
     ordinal_t c = 0;
     while (static_cast<std::size_t>(c) < seen_by.size() && seen_by[c] == e + 1) ++c;
     color[e] = c;
@@ -37,16 +40,18 @@ Coloring greedy_coloring(const HexMesh& mesh) {
   return group_by_color(std::move(color));
 }
 
-std::string check_coloring(const HexMesh& mesh, const Coloring& c) {
-  if (c.color.size() != mesh.num_elements()) return "colouring covers " + std::to_string(c.color.size()) + " of " +
-                                                    std::to_string(mesh.num_elements()) + " elements";
+std::string check_coloring(const Mesh& mesh, const Coloring& c) {
+  if (c.color.size() != mesh.num_elements())
+    return "colouring covers " + std::to_string(c.color.size()) + " of " +
+           std::to_string(mesh.num_elements()) + " elements";
   const NodeIncidence inc = node_incidence(mesh);
   for (std::size_t n = 0; n < mesh.num_nodes(); ++n)
     for (offset_t i = inc.start[n]; i < inc.start[n + 1]; ++i)
       for (offset_t j = i + 1; j < inc.start[n + 1]; ++j)
         if (c.color[inc.elements[i]] == c.color[inc.elements[j]] && inc.elements[i] != inc.elements[j])
           return "elements " + std::to_string(inc.elements[i]) + " and " + std::to_string(inc.elements[j]) +
-                 " share node " + std::to_string(n) + " and colour " + std::to_string(c.color[inc.elements[i]]);
+                 " share node " + std::to_string(n) + " and colour " +
+                 std::to_string(c.color[inc.elements[i]]);
   return {};
 }
 }  // namespace kfem

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "kfem/mesh/hex_mesh.hpp"
+#include "kfem/mesh/mesh.hpp"
 
 namespace kfem {
 struct Coloring {
@@ -16,11 +16,11 @@ struct Coloring {
 
 // Serial greedy colouring on the host (the paper's method): each element takes the smallest
 // colour not used by an earlier element sharing a node.
-Coloring greedy_coloring(const HexMesh& mesh);
+Coloring greedy_coloring(const Mesh& mesh);
 
 // Groups elements by colour (counting sort); colours must be 0-based and dense.
 Coloring group_by_color(std::vector<ordinal_t> color);
 
 // Returns an empty string when valid, else a message naming two conflicting elements.
-std::string check_coloring(const HexMesh& mesh, const Coloring& c);
+std::string check_coloring(const Mesh& mesh, const Coloring& c);
 }  // namespace kfem

@@ -7,8 +7,9 @@
 #include "kfem/coloring/coloring.hpp"
 
 namespace kfem {
+// conn(e, a), a < nodes_per_element: the vertices of every element (any family).
 template <class Exec, class Conn>
-Coloring device_coloring(const Exec& exec, const Conn& conn, ordinal_t num_nodes) {
+Coloring device_coloring(const Exec& exec, const Conn& conn, ordinal_t num_nodes, int nodes_per_element = 8) {
   using Mem = typename Exec::memory_space;
   using Handle = KokkosKernels::Experimental::KokkosKernelsHandle<offset_t, ordinal_t, double, Exec, Mem, Mem>;
   const ordinal_t ne = static_cast<ordinal_t>(conn.extent(0));
@@ -16,10 +17,12 @@ Coloring device_coloring(const Exec& exec, const Conn& conn, ordinal_t num_nodes
   // plain HostSpace view would be OpenMP even when Exec is Serial.
   using Dev = Kokkos::Device<Exec, Mem>;
   Kokkos::View<offset_t*, Dev> rows("kfem::incidence_rows", ne + 1);
-  Kokkos::View<ordinal_t*, Dev> cols(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::incidence_cols"), 8 * std::size_t(ne));
+  const int npe = nodes_per_element;
+  Kokkos::View<ordinal_t*, Dev> cols(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::incidence_cols"),
+                                     npe * std::size_t(ne));
   Kokkos::parallel_for("kfem::incidence", Kokkos::RangePolicy<Exec>(exec, 0, ne), KOKKOS_LAMBDA(ordinal_t e) {
-    rows(e + 1) = 8 * offset_t(e + 1);
-    for (int a = 0; a < 8; ++a) cols(8 * std::size_t(e) + a) = conn(e, a);
+    rows(e + 1) = npe * offset_t(e + 1);
+    for (int a = 0; a < npe; ++a) cols(npe * std::size_t(e) + a) = conn(e, a);
   });
   exec.fence();  // Kokkos Kernels 3.4 colours on the default instance
   Handle handle;

@@ -1,4 +1,4 @@
-// Structured box generator, the paper's mesh sizes, and the seeded node jitter.
+// Structured box generators (hex, prism, triangle), the paper's mesh sizes, and the seeded node jitter.
 #include "kfem/mesh/box.hpp"
 
 #include <algorithm>
@@ -6,28 +6,63 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "kfem/core/error.hpp"
 
 namespace kfem {
 namespace {
-// Local corner pairs forming the 12 edges of a Gmsh-ordered hex.
-constexpr int kEdges[12][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {4, 5}, {5, 6},
-                               {6, 7}, {7, 4}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+// Local vertex pairs forming the edges of each Gmsh-ordered cell.
+constexpr int kHexEdges[12][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {4, 5}, {5, 6},
+                                  {6, 7}, {7, 4}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+constexpr int kPrismEdges[9][2] = {{0, 1}, {1, 2}, {2, 0}, {3, 4}, {4, 5}, {5, 3}, {0, 3}, {1, 4}, {2, 5}};
+constexpr int kTriEdges[3][2] = {{0, 1}, {1, 2}, {2, 0}};
 
 // Uniform in [-1, 1) from the top 53 bits: the same doubles on every standard library.
 double uniform_pm1(std::mt19937_64& rng) {
   return 2.0 * double(rng() >> 11) * 0x1.0p-53 - 1.0;
 }
 
-void check_spec(const BoxSpec& s) {
-  if (s.nx <= 0 || s.ny <= 0 || s.nz <= 0)
+void check_spec(const BoxSpec& s, CellType cell) {
+  const bool flat = cell == CellType::tri3;
+  if (s.nx <= 0 || s.ny <= 0 || (!flat && s.nz <= 0))
     throw InputError("box: element counts must be positive, got " + std::to_string(s.nx) + " x " +
-                     std::to_string(s.ny) + " x " + std::to_string(s.nz));
-  if (!(s.lx > 0 && s.ly > 0 && s.lz > 0) || !std::isfinite(s.lx * s.ly * s.lz))
+                     std::to_string(s.ny) + (flat ? "" : " x " + std::to_string(s.nz)));
+  const double lz = flat ? 1.0 : s.lz;
+  if (!(s.lx > 0 && s.ly > 0 && lz > 0) || !std::isfinite(s.lx * s.ly * lz))
     throw InputError("box: extents must be positive and finite");
-  if (box_num_nodes(s) > std::numeric_limits<ordinal_t>::max())
-    throw InputError("box: " + std::to_string(box_num_nodes(s)) + " nodes exceed the 32-bit node ids");
+  if (box_num_nodes(s, cell) > std::numeric_limits<ordinal_t>::max())
+    throw InputError("box: " + std::to_string(box_num_nodes(s, cell)) + " nodes exceed the 32-bit node ids");
+}
+
+// The structured grid of nodes (z = 0 and one layer when flat) and its face node sets, ids ascending.
+Mesh grid_nodes(const BoxSpec& s, bool flat) {
+  const ordinal_t nz = flat ? 0 : s.nz;
+  const std::int64_t px = s.nx + 1, py = s.ny + 1;
+  Mesh mesh;
+  mesh.nodes.resize(px * py * (nz + 1));
+  auto& sets = mesh.node_sets;
+  for (ordinal_t k = 0; k <= nz; ++k)
+    for (ordinal_t j = 0; j <= s.ny; ++j)
+      for (ordinal_t i = 0; i <= s.nx; ++i) {
+        const auto id = ordinal_t(i + px * (j + py * k));
+        mesh.nodes[id] = {s.lx * i / s.nx, s.ly * j / s.ny, flat ? 0.0 : s.lz * k / nz};
+        if (i == 0) sets["xmin"].push_back(id);
+        if (i == s.nx) sets["xmax"].push_back(id);
+        if (j == 0) sets["ymin"].push_back(id);
+        if (j == s.ny) sets["ymax"].push_back(id);
+        if (!flat && k == 0) sets["zmin"].push_back(id);
+        if (!flat && k == nz) sets["zmax"].push_back(id);
+      }
+  return mesh;
+}
+
+// Every cell in the cell set "domain": with its face node sets, a written box is then tagged
+// throughout, which readers such as meshio expect of a Gmsh file with physical groups.
+void name_domain(Mesh& mesh) {
+  std::vector<ordinal_t>& all = mesh.cell_sets["domain"];
+  all.resize(mesh.num_elements());
+  for (std::size_t e = 0; e < all.size(); ++e) all[e] = ordinal_t(e);
 }
 
 double distance(const std::array<double, 3>& a, const std::array<double, 3>& b) {
@@ -36,15 +71,29 @@ double distance(const std::array<double, 3>& a, const std::array<double, 3>& b) 
 }
 
 // h[n] = shortest edge among the elements that touch node n (infinity for unused nodes).
-std::vector<double> local_edge_length(const HexMesh& mesh) {
+template <std::size_t E>
+std::vector<double> local_edge_length(const Mesh& mesh, const int (&edges)[E][2]) {
+  const int per_element = mesh.nodes_per_element();
   std::vector<double> h(mesh.num_nodes(), std::numeric_limits<double>::infinity());
   for (const auto& el : mesh.elements) {
     double shortest = std::numeric_limits<double>::infinity();
-    for (const auto& e : kEdges)
+    for (const auto& e : edges)
       shortest = std::min(shortest, distance(mesh.nodes[el[e[0]]], mesh.nodes[el[e[1]]]));
-    for (ordinal_t n : el) h[n] = std::min(h[n], shortest);
+    for (int a = 0; a < per_element; ++a) h[el[a]] = std::min(h[el[a]], shortest);
   }
   return h;
+}
+
+std::vector<double> local_edge_length(const Mesh& mesh) {
+  switch (mesh.cell) {
+    case CellType::tri3:
+      return local_edge_length(mesh, kTriEdges);
+    case CellType::prism6:
+      return local_edge_length(mesh, kPrismEdges);
+    case CellType::hex8:
+      break;
+  }
+  return local_edge_length(mesh, kHexEdges);
 }
 
 // A uniformly distributed point of the unit ball (rejection from the cube keeps it portable).
@@ -54,6 +103,8 @@ std::array<double, 3> unit_ball_point(std::mt19937_64& rng) {
     if (p[0] * p[0] + p[1] * p[1] + p[2] * p[2] <= 1.0) return p;
   }
 }
+
+constexpr ordinal_t kUnused = -1;
 }  // namespace
 
 BoxSpec paper_mesh(int index) {
@@ -64,24 +115,30 @@ BoxSpec paper_mesh(int index) {
   return BoxSpec{nx, nx / 8, nx / 8, 16.0, 2.0, 2.0};
 }
 
-std::int64_t box_num_elements(const BoxSpec& s) {
+std::int64_t box_num_elements(const BoxSpec& s, CellType cell) {
+  switch (cell) {
+    case CellType::tri3:
+      return 2 * std::int64_t(s.nx) * s.ny;
+    case CellType::prism6:
+      return 2 * std::int64_t(s.nx) * s.ny * s.nz;
+    case CellType::hex8:
+      break;
+  }
   return std::int64_t(s.nx) * s.ny * s.nz;
 }
 
-std::int64_t box_num_nodes(const BoxSpec& s) {
-  return std::int64_t(s.nx + 1) * (s.ny + 1) * (s.nz + 1);
+std::int64_t box_num_nodes(const BoxSpec& s, CellType cell) {
+  const std::int64_t layer = std::int64_t(s.nx + 1) * (s.ny + 1);
+  return cell == CellType::tri3 ? layer : layer * (s.nz + 1);
 }
 
-HexMesh make_box(const BoxSpec& s) {
-  check_spec(s);
+Mesh make_box(const BoxSpec& s, CellType cell) {
+  if (cell == CellType::tri3) return make_tri_box(s.nx, s.ny, s.lx, s.ly);
+  if (cell == CellType::prism6) return make_prism_box(s);
+  check_spec(s, cell);
+  Mesh mesh = grid_nodes(s, false);
+  mesh.cell = CellType::hex8;
   const std::int64_t px = s.nx + 1, py = s.ny + 1;
-  HexMesh mesh;
-  mesh.nodes.resize(box_num_nodes(s));
-  for (ordinal_t k = 0; k <= s.nz; ++k)
-    for (ordinal_t j = 0; j <= s.ny; ++j)
-      for (ordinal_t i = 0; i <= s.nx; ++i)
-        mesh.nodes[i + px * (j + py * k)] = {s.lx * i / s.nx, s.ly * j / s.ny, s.lz * k / s.nz};
-
   mesh.elements.resize(box_num_elements(s));
   const auto id = [&](ordinal_t i, ordinal_t j, ordinal_t k) { return ordinal_t(i + px * (j + py * k)); };
   for (ordinal_t k = 0; k < s.nz; ++k)
@@ -90,16 +147,70 @@ HexMesh make_box(const BoxSpec& s) {
         mesh.elements[i + std::int64_t(s.nx) * (j + std::int64_t(s.ny) * k)] = {
             id(i, j, k),     id(i + 1, j, k),     id(i + 1, j + 1, k),     id(i, j + 1, k),
             id(i, j, k + 1), id(i + 1, j, k + 1), id(i + 1, j + 1, k + 1), id(i, j + 1, k + 1)};
+  name_domain(mesh);
   return mesh;
 }
 
-void distort(HexMesh& mesh, double amplitude, std::uint64_t seed) {
+Mesh make_prism_box(const BoxSpec& s) {
+  check_spec(s, CellType::prism6);
+  Mesh mesh = grid_nodes(s, false);
+  mesh.cell = CellType::prism6;
+  const std::int64_t px = s.nx + 1, py = s.ny + 1;
+  mesh.elements.resize(box_num_elements(s, CellType::prism6));
+  const auto id = [&](ordinal_t i, ordinal_t j, ordinal_t k) { return ordinal_t(i + px * (j + py * k)); };
+  for (ordinal_t k = 0; k < s.nz; ++k)
+    for (ordinal_t j = 0; j < s.ny; ++j)
+      for (ordinal_t i = 0; i < s.nx; ++i) {
+        const std::int64_t e = 2 * (i + std::int64_t(s.nx) * (j + std::int64_t(s.ny) * k));
+        mesh.elements[e] = {id(i, j, k),
+                            id(i + 1, j, k),
+                            id(i + 1, j + 1, k),
+                            id(i, j, k + 1),
+                            id(i + 1, j, k + 1),
+                            id(i + 1, j + 1, k + 1),
+                            kUnused,
+                            kUnused};
+        mesh.elements[e + 1] = {id(i, j, k),
+                                id(i + 1, j + 1, k),
+                                id(i, j + 1, k),
+                                id(i, j, k + 1),
+                                id(i + 1, j + 1, k + 1),
+                                id(i, j + 1, k + 1),
+                                kUnused,
+                                kUnused};
+      }
+  name_domain(mesh);
+  return mesh;
+}
+
+Mesh make_tri_box(ordinal_t nx, ordinal_t ny, double lx, double ly) {
+  const BoxSpec s{nx, ny, 1, lx, ly, 1.0};
+  check_spec(s, CellType::tri3);
+  Mesh mesh = grid_nodes(s, true);
+  mesh.cell = CellType::tri3;
+  const std::int64_t px = nx + 1;
+  mesh.elements.resize(box_num_elements(s, CellType::tri3));
+  const auto id = [&](ordinal_t i, ordinal_t j) { return ordinal_t(i + px * j); };
+  for (ordinal_t j = 0; j < ny; ++j)
+    for (ordinal_t i = 0; i < nx; ++i) {
+      const std::int64_t e = 2 * (i + std::int64_t(nx) * j);
+      mesh.elements[e] = {id(i, j), id(i + 1, j), id(i + 1, j + 1), kUnused,
+                          kUnused,  kUnused,      kUnused,          kUnused};
+      mesh.elements[e + 1] = {id(i, j), id(i + 1, j + 1), id(i, j + 1), kUnused,
+                              kUnused,  kUnused,          kUnused,      kUnused};
+    }
+  name_domain(mesh);
+  return mesh;
+}
+
+void distort(Mesh& mesh, double amplitude, std::uint64_t seed) {
   if (!(amplitude >= 0) || !std::isfinite(amplitude))
     throw InputError("distort: amplitude must be finite and >= 0, got " + std::to_string(amplitude));
   if (mesh.nodes.empty()) return;
   double xmin = mesh.nodes[0][0], xmax = xmin;
   for (const auto& p : mesh.nodes) xmin = std::min(xmin, p[0]), xmax = std::max(xmax, p[0]);
 
+  const int dims = mesh.dimension();  // a 2D mesh stays in its plane
   const std::vector<double> h = local_edge_length(mesh);
   std::mt19937_64 rng(seed);
   for (std::size_t n = 0; n < mesh.nodes.size(); ++n) {
@@ -107,7 +218,7 @@ void distort(HexMesh& mesh, double amplitude, std::uint64_t seed) {
     if (!std::isfinite(h[n])) continue;
     auto& p = mesh.nodes[n];
     const bool pinned = p[0] == xmin || p[0] == xmax;
-    for (int c = pinned ? 1 : 0; c < 3; ++c) p[c] += amplitude * h[n] * d[c];
+    for (int c = pinned ? 1 : 0; c < dims; ++c) p[c] += amplitude * h[n] * d[c];
   }
 }
 }  // namespace kfem

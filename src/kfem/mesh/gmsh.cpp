@@ -1,5 +1,5 @@
 // Gmsh MSH 4.1 ASCII reader (a line-aware tokenizer over the whole file, so every error can
-// name its line) and writer.
+// name its line) and writer, for tri3, prism6 and hex8 meshes and their physical groups.
 #include "kfem/mesh/gmsh.hpp"
 
 #include <fmt/format.h>
@@ -13,12 +13,16 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
-#include <memory>
+#include <map>
+#include <set>
+#include <stdexcept>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "kfem/core/error.hpp"
+#include "kfem/io/matrix_market.hpp"  // detail::AtomicFile
 #include "kfem/mesh/validate.hpp"
 
 namespace kfem {
@@ -69,6 +73,7 @@ class Parser {
   }
 
   std::size_t count() const { return tokens_.size(); }
+  std::string_view raw_line() const { return raw_; }
   std::string_view token(std::size_t i) const { return tokens_[i]; }
   std::size_t line() const { return line_; }
   std::size_t bytes_left() const { return pos_ < text_.size() ? text_.size() - pos_ : 0; }
@@ -111,6 +116,7 @@ class Parser {
 
  private:
   void split(std::string_view s) {
+    raw_ = s;
     tokens_.clear();
     for (std::size_t i = 0; i < s.size();) {
       while (i < s.size() && is_space(s[i])) ++i;
@@ -122,6 +128,7 @@ class Parser {
 
   std::string path_, text_;
   std::size_t pos_ = 0, line_ = 0;
+  std::string_view raw_;
   std::vector<std::string_view> tokens_;
 };
 
@@ -160,14 +167,105 @@ class TagIndex {
 
 struct NodeTable {
   std::vector<std::array<double, 3>> coords;
-  std::vector<tag_t> tags;  // file tag of each dense node
+  std::vector<tag_t> tags;         // file tag of each dense node
+  std::vector<std::size_t> lines;  // line of its coordinates, for errors found after reading
   TagIndex index;
 };
 
-struct HexTable {
-  std::vector<std::array<ordinal_t, 8>> nodes;  // dense node indices
+// The element types read: cells (2 in 2D, 5 and 6 in 3D) and boundary elements (15, 1, 2, 3).
+struct ElementType {
+  int nodes, dim;
+  const char* name;
+};
+
+const ElementType* element_type(tag_t type) {
+  static constexpr ElementType kPoint{1, 0, "point"}, kLine{2, 1, "2-node line"},
+      kTri{3, 2, "3-node triangle"}, kQuad{4, 2, "4-node quadrangle"}, kHex{8, 3, "8-node hexahedron"},
+      kPrism{6, 3, "6-node prism"};
+  switch (type) {
+    case 15:
+      return &kPoint;
+    case 1:
+      return &kLine;
+    case 2:
+      return &kTri;
+    case 3:
+      return &kQuad;
+    case 5:
+      return &kHex;
+    case 6:
+      return &kPrism;
+    default:
+      return nullptr;
+  }
+}
+
+std::string type_label(int type) {
+  return fmt::format("type {} ({})", type, element_type(type)->name);
+}
+
+// One $Elements block. Its elements are [first, first + count) of the table holding it (cells or
+// boundary elements); a boundary block's node indices start at boundary_nodes[nodes_at].
+struct Block {
+  int dim;
+  tag_t entity;
+  int type;
+  std::size_t line, first, count, nodes_at;
+};
+
+// Elements of the highest dimension seen so far are the cell candidates, kept as mesh rows; a
+// block of a higher dimension turns them into boundary elements (Gmsh writes blocks by increasing
+// dimension, so in practice only a 3D file's surface blocks move, once).
+struct ElementTable {
+  int dim = -1;                   // dimension of the cell candidates
+  int type = 0;                   // type of their first block
+  std::size_t conflict_line = 0;  // first block of that dimension with another type (0: none)
+  int conflict_type = 0;
+  std::vector<Block> cell_blocks;
+  std::vector<std::array<ordinal_t, max_cell_vertices>> rows;  // dense node indices, tail -1
   std::vector<tag_t> tags;
   std::vector<std::size_t> lines;  // so geometric errors can point at the element's line
+
+  std::vector<Block> boundary_blocks;
+  std::vector<ordinal_t> boundary_nodes;
+  std::vector<tag_t> boundary_tags;
+  std::vector<std::size_t> boundary_lines;
+
+  void demote() {
+    for (Block b : cell_blocks) {
+      const int n = element_type(b.type)->nodes;
+      const std::size_t first = b.first;
+      b.first = boundary_tags.size();
+      b.nodes_at = boundary_nodes.size();
+      for (std::size_t i = first; i < first + b.count; ++i) {
+        boundary_nodes.insert(boundary_nodes.end(), rows[i].begin(), rows[i].begin() + n);
+        boundary_tags.push_back(tags[i]);
+        boundary_lines.push_back(lines[i]);
+      }
+      boundary_blocks.push_back(b);
+    }
+    cell_blocks.clear();
+    rows = {};
+    tags = {};
+    lines = {};
+    conflict_line = 0;
+  }
+};
+
+// $PhysicalNames and $Entities: which physical groups each entity belongs to, and their names.
+struct Groups {
+  struct Name {
+    std::string name;
+    std::size_t line;
+  };
+  bool have_names = false, have_entities = false;
+  std::map<std::pair<int, tag_t>, Name> names;                      // (dim, physical tag)
+  std::map<std::pair<int, tag_t>, std::vector<tag_t>> entity_tags;  // (dim, entity) -> physical tags
+
+  std::string name_of(int dim, tag_t physical) const {
+    const auto it = names.find({dim, physical});
+    return it != names.end() ? it->second.name : std::to_string(physical);
+  }
 };
 
 constexpr tag_t kMaxCount = std::numeric_limits<ordinal_t>::max();
@@ -186,13 +284,71 @@ void read_format(Parser& p) {
   p.require_end("$MeshFormat");
 }
 
-// Sections this reader does not need ($Entities, $PhysicalNames, $NodeData, ...): no line inside
-// a section starts with "$End<Name>", so skipping to it is exact.
+// Sections this reader does not need ($NodeData, $Periodic, ...): no line inside a section starts
+// with "$End<Name>", so skipping to it is exact.
 void skip_section(Parser& p, std::string_view name) {
   const std::string end = "$End" + std::string(name.substr(1));
   do {
     p.require_line(name);
   } while (p.token(0) != end);
+}
+
+// numPhysicalNames, then lines "dimension physicalTag "name"" (the name may hold spaces).
+void read_physical_names(Parser& p, Groups& groups) {
+  p.require_line("$PhysicalNames");
+  p.expect_count(1, "numPhysicalNames");
+  const tag_t n = p.integer_in(0, "count", 0, kMaxCount);
+  for (tag_t i = 0; i < n; ++i) {
+    p.require_line("$PhysicalNames");
+    if (p.count() < 3)
+      p.fail(fmt::format("expected dimension, tag and \"name\", found {} values", p.count()));
+    const int dim = int(p.integer_in(0, "physical group dimension", 0, 3));
+    const tag_t tag = p.integer(1, "physical tag");
+    const std::string_view line = p.raw_line();
+    std::string_view rest = line.substr(std::size_t(p.token(1).data() + p.token(1).size() - line.data()));
+    while (!rest.empty() && is_space(rest.front())) rest.remove_prefix(1);
+    while (!rest.empty() && is_space(rest.back())) rest.remove_suffix(1);
+    if (rest.size() < 2 || rest.front() != '"' || rest.back() != '"')
+      p.fail(fmt::format("physical name must be in double quotes, found '{}'", rest));
+    if (!groups.names
+             .emplace(std::pair{dim, tag},
+                      Groups::Name{std::string(rest.substr(1, rest.size() - 2)), p.line()})
+             .second)
+      p.fail(fmt::format("second name for physical group {} of dimension {}", tag, dim));
+  }
+  p.require_end("$PhysicalNames");
+}
+
+// Counts of points, curves, surfaces and volumes, then one line per entity: "tag x y z" (points) or
+// "tag minX minY minZ maxX maxY maxZ" (the others), numPhysicalTags and the tags, and for curves,
+// surfaces and volumes numBounding and the bounding entities. Coordinates are not needed.
+void read_entities(Parser& p, Groups& groups) {
+  p.require_line("$Entities");
+  p.expect_count(4, "numPoints numCurves numSurfaces numVolumes");
+  tag_t counts[4];
+  for (int d = 0; d < 4; ++d) counts[d] = p.integer_in(d, "entity count", 0, kMaxCount);
+  for (int d = 0; d < 4; ++d)
+    for (tag_t i = 0; i < counts[d]; ++i) {
+      p.require_line("$Entities");
+      const std::size_t head = d == 0 ? 4 : 7;  // tag and coordinates or bounding box
+      const char* what = d == 0 ? "tag x y z numPhysicalTags" : "tag, bounding box, numPhysicalTags";
+      if (p.count() < head + 1)
+        p.fail(fmt::format("expected at least {} values ({}), found {}", head + 1, what, p.count()));
+      const tag_t tag = p.integer(0, "entity tag");
+      const tag_t np = p.integer_in(head, "physical tag count", 0, tag_t(p.count() - head - 1));
+      std::vector<tag_t> physical(static_cast<std::size_t>(np));
+      for (tag_t k = 0; k < np; ++k) physical[k] = p.integer(head + 1 + k, "physical tag");
+      std::size_t expected = head + 1 + np;
+      if (d > 0) {
+        if (p.count() <= expected) p.fail(fmt::format("missing the bounding entity count of entity {}", tag));
+        expected += 1 + p.integer_in(expected, "bounding entity count", 0, kMaxCount);
+      }
+      p.expect_count(expected, d == 0 ? "point entity with its physical tags"
+                                      : "entity with bounding box, physical tags and bounding entities");
+      if (!groups.entity_tags.emplace(std::pair{d, tag}, std::move(physical)).second)
+        p.fail(fmt::format("duplicate entity {} of dimension {}", tag, d));
+    }
+  p.require_end("$Entities");
 }
 
 // "numEntityBlocks numItems minTag maxTag" of $Nodes or $Elements; an item (node, element) needs
@@ -232,139 +388,273 @@ void read_node_block(Parser& p, NodeTable& nodes) {
     p.require_line("$Nodes");
     p.expect_count(values, parametric ? "x y z and parametric coordinates" : "x y z");
     nodes.coords.push_back({p.coordinate(0), p.coordinate(1), p.coordinate(2)});
+    nodes.lines.push_back(p.line());
   }
 }
 
 void read_nodes(Parser& p, NodeTable& nodes) {
   const auto [blocks, total, min_tag, max_tag] = read_section_header(p, "$Nodes", "node", 8);
   nodes.index.reset(min_tag, max_tag, total);
+  nodes.coords.reserve(std::size_t(total));
+  nodes.tags.reserve(std::size_t(total));
+  nodes.lines.reserve(std::size_t(total));
   for (tag_t b = 0; b < blocks; ++b) read_node_block(p, nodes);
   if (tag_t(nodes.tags.size()) != total)
     p.fail(fmt::format("$Nodes declares {} nodes but its blocks hold {}", total, nodes.tags.size()));
   p.require_end("$Nodes");
 }
 
-// Nodes per element for the types read (5) or skipped (lower-dimensional boundary elements); -1 otherwise.
-int nodes_per_element(tag_t type) {
-  switch (type) {
-    case 5:
-      return 8;  // 8-node hexahedron
-    case 15:
-      return 1;  // point
-    case 1:
-      return 2;  // line
-    case 2:
-      return 3;  // triangle
-    case 3:
-      return 4;  // quadrangle
-    default:
-      return -1;
-  }
+template <class T>
+void grow(std::vector<T>& v, std::size_t extra) {
+  if (v.capacity() < v.size() + extra) v.reserve(std::max(v.size() + extra, 2 * v.capacity()));
 }
 
-void read_hex(Parser& p, const NodeTable& nodes, HexTable& hexes) {
-  const tag_t tag = p.integer(0, "element tag");
-  std::array<ordinal_t, 8> el;
-  for (int a = 0; a < 8; ++a) {
-    const tag_t node = p.integer(1 + a, "node tag");
-    el[a] = nodes.index.find(node);
-    if (el[a] < 0) p.fail(fmt::format("element {} references undefined node {}", tag, node));
-  }
-  hexes.nodes.push_back(el);
-  hexes.tags.push_back(tag);
-  hexes.lines.push_back(p.line());
-}
-
-tag_t read_element_block(Parser& p, const NodeTable& nodes, HexTable& hexes) {
+tag_t read_element_block(Parser& p, const NodeTable& nodes, ElementTable& els) {
   p.require_line("$Elements");
   p.expect_count(4, "entityDim entityTag elementType numElementsInBlock");
+  const tag_t dim = p.integer_in(0, "entity dimension", 0, 3);
+  const tag_t entity = p.integer(1, "entity tag");
   const tag_t type = p.integer(2, "element type");
   const tag_t n = p.integer_in(3, "block size", 0, kMaxCount);
-  const int per_element = nodes_per_element(type);
-  if (per_element < 0)
-    p.fail(fmt::format(
-        "unsupported element type {} (only 8-node hexahedra, type 5, plus boundary types 1, 2, 3, 15)",
-        type));
+  const ElementType* t = element_type(type);
+  if (!t)
+    p.fail(
+        fmt::format("unsupported element type {} (cells must be triangles 2, prisms 6 or hexahedra 5; "
+                    "boundary elements points 15, lines 1, triangles 2 or quadrangles 3)",
+                    type));
+  if (t->dim != dim)
+    p.fail(fmt::format("element {} is {}D but its block lies on an entity of dimension {}",
+                       type_label(int(type)), t->dim, dim));
+  if (dim > els.dim) {
+    els.demote();
+    els.dim = int(dim);
+    els.type = int(type);
+  }
+  const bool cell = dim == els.dim;
+  if (cell && type != els.type && els.conflict_line == 0) {
+    els.conflict_line = p.line();
+    els.conflict_type = int(type);
+  }
+  Block block{int(dim),
+              entity,
+              int(type),
+              p.line(),
+              cell ? els.rows.size() : els.boundary_tags.size(),
+              std::size_t(n),
+              els.boundary_nodes.size()};
+  const std::string what = fmt::format("element tag and {} node tags", t->nodes);
+  if (cell) {  // one allocation for the usual single big block, geometric growth for many small ones
+    grow(els.rows, std::size_t(n));
+    grow(els.tags, std::size_t(n));
+    grow(els.lines, std::size_t(n));
+  }
+  std::array<ordinal_t, max_cell_vertices> row;
   for (tag_t i = 0; i < n; ++i) {
     p.require_line("$Elements");
-    p.expect_count(1 + per_element, type == 5 ? "element tag and 8 node tags" : "element tag and node tags");
-    if (type == 5) read_hex(p, nodes, hexes);
+    p.expect_count(1 + t->nodes, what);
+    const tag_t tag = p.integer(0, "element tag");
+    row.fill(-1);
+    for (int a = 0; a < t->nodes; ++a) {
+      const tag_t node = p.integer(1 + a, "node tag");
+      row[a] = nodes.index.find(node);
+      if (row[a] < 0) p.fail(fmt::format("element {} references undefined node {}", tag, node));
+    }
+    if (cell) {
+      els.rows.push_back(row);
+      els.tags.push_back(tag);
+      els.lines.push_back(p.line());
+    } else {
+      els.boundary_nodes.insert(els.boundary_nodes.end(), row.begin(), row.begin() + t->nodes);
+      els.boundary_tags.push_back(tag);
+      els.boundary_lines.push_back(p.line());
+    }
   }
+  (cell ? els.cell_blocks : els.boundary_blocks).push_back(block);
   return n;
 }
 
-void read_elements(Parser& p, const NodeTable& nodes, HexTable& hexes) {
+void read_elements(Parser& p, const NodeTable& nodes, ElementTable& els) {
   const auto [blocks, total, min_tag, max_tag] = read_section_header(p, "$Elements", "element", 4);
   tag_t held = 0;
-  for (tag_t b = 0; b < blocks; ++b) held += read_element_block(p, nodes, hexes);
+  for (tag_t b = 0; b < blocks; ++b) held += read_element_block(p, nodes, els);
   if (held != total)
     p.fail(fmt::format("$Elements declares {} elements but its blocks hold {}", total, held));
   p.require_end("$Elements");
-  if (hexes.nodes.empty()) p.fail("no hexahedra (element type 5) in $Elements");
+  if (els.dim < 2 || els.rows.empty()) {
+    const std::string found = els.dim < 0 ? ""
+                              : els.dim < 2
+                                  ? ", whose highest-dimensional elements are " + type_label(els.type)
+                                  : ", whose blocks of " + type_label(els.type) + " are empty";
+    p.fail(fmt::format(
+        "no cells (triangles 2, prisms 6 or hexahedra 5) in $Elements{}; when physical groups are "
+        "defined, Gmsh saves only their elements: add one for the surfaces/volumes or set "
+        "Mesh.SaveAll = 1",
+        found));
+  }
+  if (els.dim == 2 && els.type != int(CellType::tri3))
+    p.fail_at(els.cell_blocks[0].line,
+              fmt::format("unsupported cell {}: 2D meshes must be triangles (type 2)", type_label(els.type)));
+  if (els.conflict_line)
+    p.fail_at(els.conflict_line,
+              fmt::format("mixed cell types: {} among cells of {}; a kfem mesh holds one cell type",
+                          type_label(els.conflict_type), type_label(els.type)));
 }
 
-// Keeps the nodes that hexahedra use, in file order; returns the mesh and the kept nodes' tags.
-HexMesh compact(const NodeTable& nodes, const HexTable& hexes, std::vector<tag_t>& kept_tags) {
+// The physical tags of a block's entity (none when the file has no $Entities).
+const std::vector<tag_t>& block_groups(const Parser& p, const Groups& groups, const Block& b) {
+  static const std::vector<tag_t> none;
+  if (!groups.have_entities) return none;
+  const auto it = groups.entity_tags.find({b.dim, b.entity});
+  if (it == groups.entity_tags.end())
+    p.fail_at(b.line,
+              fmt::format("element block on entity {} of dimension {}, which $Entities does not declare",
+                          b.entity, b.dim));
+  return it->second;
+}
+
+// Every $PhysicalNames group must own at least one element (else it is most likely a typo'd or
+// unmeshed group, and a boundary condition on it would silently do nothing).
+void check_groups_used(const Parser& p, const Groups& groups, const ElementTable& els) {
+  std::set<std::pair<int, tag_t>> used;
+  for (const auto* blocks : {&els.cell_blocks, &els.boundary_blocks})
+    for (const Block& b : *blocks)
+      for (tag_t physical : block_groups(p, groups, b))
+        if (b.count > 0) used.insert({b.dim, physical});
+  for (const auto& [key, name] : groups.names)
+    if (!used.count(key))
+      p.fail_at(name.line,
+                fmt::format("physical group '{}' (dimension {}, tag {}) has no elements in the file "
+                            "(empty group)",
+                            name.name, key.first, key.second));
+}
+
+void sort_unique(std::map<std::string, std::vector<ordinal_t>>& sets) {
+  for (auto& [name, ids] : sets) {
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  }
+}
+
+void check_geometry(const Parser& p, const Mesh& mesh, const std::vector<tag_t>& node_tags,
+                    const ElementTable& els) {
+  for (std::size_t e = 0; e < mesh.num_elements(); ++e)
+    if (auto defect = element_defect(mesh, e)) {
+      std::string names;
+      for (int a = 0; a < mesh.nodes_per_element(); ++a)
+        names += " " + std::to_string(node_tags[mesh.elements[e][a]]);
+      p.fail_at(els.lines[e], fmt::format("element {} (nodes{}): {}", els.tags[e], names, *defect));
+    }
+}
+
+// Keeps the nodes that cells use (file order), then attaches the physical groups and checks geometry.
+Mesh build_mesh(const Parser& p, const NodeTable& nodes, ElementTable& els, const Groups& groups) {
+  check_groups_used(p, groups, els);
+  Mesh mesh;
+  mesh.cell = CellType(els.type);
+  const int per_element = mesh.nodes_per_element();
   std::vector<ordinal_t> renum(nodes.coords.size(), -1);
-  for (const auto& el : hexes.nodes)
-    for (ordinal_t v : el) renum[v] = 0;
-  HexMesh mesh;
+  for (const auto& el : els.rows)
+    for (int a = 0; a < per_element; ++a) renum[el[a]] = 0;
+  std::vector<tag_t> kept_tags;
   for (std::size_t v = 0; v < renum.size(); ++v)
     if (renum[v] == 0) {
+      if (mesh.dimension() == 2 && nodes.coords[v][2] != 0)
+        p.fail_at(nodes.lines[v],
+                  fmt::format("node {} has z = {}, but a 2D (triangle) mesh must lie in the plane z = 0",
+                              nodes.tags[v], nodes.coords[v][2]));
       renum[v] = ordinal_t(mesh.nodes.size());
       mesh.nodes.push_back(nodes.coords[v]);
       kept_tags.push_back(nodes.tags[v]);
     }
-  mesh.elements = hexes.nodes;
+  mesh.elements = std::move(els.rows);
   for (auto& el : mesh.elements)
-    for (ordinal_t& v : el) v = renum[v];
+    for (int a = 0; a < per_element; ++a) el[a] = renum[el[a]];
+
+  for (const Block& b : els.cell_blocks)
+    for (tag_t physical : block_groups(p, groups, b)) {
+      if (b.count == 0) continue;
+      auto& set = mesh.cell_sets[groups.name_of(b.dim, physical)];
+      for (std::size_t e = b.first; e < b.first + b.count; ++e) set.push_back(ordinal_t(e));
+    }
+  for (const Block& b : els.boundary_blocks) {
+    const int n = element_type(b.type)->nodes;
+    for (tag_t physical : block_groups(p, groups, b)) {
+      if (b.count == 0) continue;
+      const std::string name = groups.name_of(b.dim, physical);
+      auto& set = mesh.node_sets[name];
+      for (std::size_t i = 0; i < b.count; ++i)
+        for (int a = 0; a < n; ++a) {
+          const ordinal_t v = els.boundary_nodes[b.nodes_at + i * n + a];
+          if (renum[v] < 0)
+            p.fail_at(
+                els.boundary_lines[b.first + i],
+                fmt::format("element {} of physical group '{}' uses node {}, which is not a node of any cell",
+                            els.boundary_tags[b.first + i], name, nodes.tags[v]));
+          set.push_back(renum[v]);
+        }
+    }
+  }
+  sort_unique(mesh.node_sets);
+  sort_unique(mesh.cell_sets);
+  check_geometry(p, mesh, kept_tags, els);  // the parser already guarantees ranges and finite coordinates
   return mesh;
 }
 
-void check_geometry(const Parser& p, const HexMesh& mesh, const std::vector<tag_t>& node_tags,
-                    const HexTable& hexes) {
-  for (std::size_t e = 0; e < mesh.num_elements(); ++e)
-    if (auto defect = element_defect(mesh, e)) {
-      std::string names;
-      for (ordinal_t v : mesh.elements[e]) names += " " + std::to_string(node_tags[v]);
-      p.fail_at(hexes.lines[e], fmt::format("element {} (nodes{}): {}", hexes.tags[e], names, *defect));
-    }
-}
-
-// Buffers formatted text and writes it out in large chunks.
+// Buffers formatted text and hands it to the tmp-file-and-rename writer in large chunks.
 class Writer {
  public:
-  explicit Writer(const std::string& path)
-      : path_(path), file_(std::fopen(path.c_str(), "wb"), &std::fclose) {
-    if (!file_) throw InputError(path + ": cannot open file for writing (" + std::strerror(errno) + ")");
-  }
+  explicit Writer(const std::string& path) : file_(path) {}
   template <class... Args>
   void print(fmt::format_string<Args...> format, Args&&... args) {
-    fmt::format_to(std::back_inserter(buffer_), format, std::forward<Args>(args)...);
+    fmt::format_to(fmt::appender(buffer_), format, std::forward<Args>(args)...);
     if (buffer_.size() > (1u << 20)) flush();
   }
-  void close() {
+  // "tag v1 v2 ...\n" with each node id + 1: integers formatted directly (no format string per value).
+  void element(std::size_t tag, const ordinal_t* nodes, int n) {
+    append(fmt::format_int(tag));
+    for (int a = 0; a < n; ++a) {
+      buffer_.push_back(' ');
+      append(fmt::format_int(nodes[a] + 1));
+    }
+    buffer_.push_back('\n');
+    if (buffer_.size() > (1u << 20)) flush();
+  }
+  void commit() {
     flush();
-    if (std::fclose(file_.release()) != 0) throw InputError(path_ + ": write failed");
+    file_.commit();
   }
 
  private:
+  void append(const fmt::format_int& i) { buffer_.append(i.data(), i.data() + i.size()); }
   void flush() {
-    if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_.get()) != buffer_.size())
-      throw InputError(path_ + ": write failed (" + std::strerror(errno) + ")");
+    file_.write({buffer_.data(), buffer_.size()});
     buffer_.clear();
   }
-  std::string path_;
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file_;
+  detail::AtomicFile file_;
   fmt::memory_buffer buffer_;
 };
+
+// Set ids must be strictly increasing and below `limit`; names must fit between Gmsh's quotes.
+void check_set(const char* kind, const std::string& name, const std::vector<ordinal_t>& ids,
+               std::size_t limit) {
+  if (name.find_first_of("\"\r\n") != std::string::npos)
+    throw std::invalid_argument(
+        fmt::format("write_gmsh: {} name '{}' holds a quote or a line break", kind, name));
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    if (ids[i] < 0 || std::size_t(ids[i]) >= limit || (i > 0 && ids[i] <= ids[i - 1]))
+      throw std::invalid_argument(
+          fmt::format("write_gmsh: {} '{}' entry {} = {} is out of range [0, {}) or not "
+                      "above the previous one",
+                      kind, name, i, ids[i], limit));
+}
 }  // namespace
 
-HexMesh read_gmsh(const std::string& path) {
+Mesh read_gmsh(const std::string& path) {
   Parser p(path, slurp(path));
   read_format(p);
   NodeTable nodes;
-  HexTable hexes;
+  ElementTable els;
+  Groups groups;
   bool have_nodes = false, have_elements = false;
   while (p.next_line()) {
     const std::string_view name = p.token(0);
@@ -377,43 +667,120 @@ HexMesh read_gmsh(const std::string& path) {
     } else if (name == "$Elements") {
       if (!have_nodes) p.fail("$Elements before $Nodes");
       if (have_elements) p.fail("second $Elements section");
-      read_elements(p, nodes, hexes);
+      read_elements(p, nodes, els);
       have_elements = true;
+    } else if (name == "$PhysicalNames") {
+      if (groups.have_names) p.fail("second $PhysicalNames section");
+      read_physical_names(p, groups);
+      groups.have_names = true;
+    } else if (name == "$Entities") {
+      if (groups.have_entities) p.fail("second $Entities section");
+      read_entities(p, groups);
+      groups.have_entities = true;
     } else {
       skip_section(p, name);
     }
   }
   if (!have_elements)
     p.fail(fmt::format("missing {} section (truncated file?)", have_nodes ? "$Elements" : "$Nodes"));
-  std::vector<tag_t> node_tags;
-  const HexMesh mesh = compact(nodes, hexes, node_tags);
-  check_geometry(p, mesh, node_tags, hexes);  // the parser already guarantees ranges and finite coordinates
-  return mesh;
+  return build_mesh(p, nodes, els, groups);
 }
 
-void write_gmsh(const HexMesh& mesh, const std::string& path) {
+void write_gmsh(const Mesh& mesh, const std::string& path) {
+  const std::size_t n = mesh.num_nodes(), m = mesh.num_elements();
+  const int dim = mesh.dimension(), per_element = mesh.nodes_per_element();
+  for (std::size_t e = 0; e < m; ++e)
+    for (int a = 0; a < per_element; ++a)
+      if (mesh.elements[e][a] < 0 || std::size_t(mesh.elements[e][a]) >= n)
+        throw std::invalid_argument(
+            fmt::format("write_gmsh: element {} refers to node {} of {}", e, mesh.elements[e][a], n));
+  std::vector<std::pair<const std::string*, const std::vector<ordinal_t>*>> node_groups, cell_groups;
+  for (const auto& [name, ids] : mesh.node_sets) {
+    check_set("node set", name, ids, n);
+    if (!ids.empty()) node_groups.push_back({&name, &ids});
+  }
+  for (const auto& [name, ids] : mesh.cell_sets) {
+    check_set("cell set", name, ids, m);
+    if (!ids.empty()) cell_groups.push_back({&name, &ids});
+  }
+
+  // Physical tags live on entities: one cell entity per distinct combination of cell sets (the
+  // combination's physical tags, ascending), numbered by first appearance in mesh order.
+  std::vector<std::vector<int>> combos{{}};
+  std::vector<int> combo(m, 0);
+  std::map<std::pair<int, int>, int> extended;  // (combination, physical tag) -> combination
+  for (std::size_t g = 0; g < cell_groups.size(); ++g)
+    for (ordinal_t e : *cell_groups[g].second) {
+      const auto [it, fresh] = extended.try_emplace({combo[e], int(g) + 1}, int(combos.size()));
+      if (fresh) {
+        std::vector<int> tags = combos[combo[e]];
+        tags.push_back(int(g) + 1);
+        combos.push_back(std::move(tags));
+      }
+      combo[e] = it->second;
+    }
+  std::vector<int> entity_of(combos.size(), 0), combo_of_entity;
+  for (std::size_t e = 0; e < m; ++e)
+    if (!entity_of[combo[e]]) {
+      combo_of_entity.push_back(combo[e]);
+      entity_of[combo[e]] = int(combo_of_entity.size());
+    }
+
   std::array<double, 3> lo{0, 0, 0}, hi{0, 0, 0};
   if (!mesh.nodes.empty()) lo = hi = mesh.nodes[0];
   for (const auto& x : mesh.nodes)
     for (int c = 0; c < 3; ++c) lo[c] = std::min(lo[c], x[c]), hi[c] = std::max(hi[c], x[c]);
-  const std::size_t n = mesh.num_nodes(), m = mesh.num_elements();
 
   Writer out(path);
   out.print("$MeshFormat\n4.1 0 8\n$EndMeshFormat\n");
-  out.print("$Entities\n0 0 0 1\n1 {} {} {} {} {} {} 0 0\n$EndEntities\n", lo[0], lo[1], lo[2], hi[0], hi[1],
-            hi[2]);
+  if (!node_groups.empty() || !cell_groups.empty()) {
+    out.print("$PhysicalNames\n{}\n", node_groups.size() + cell_groups.size());
+    for (std::size_t g = 0; g < node_groups.size(); ++g)
+      out.print("0 {} \"{}\"\n", g + 1, *node_groups[g].first);
+    for (std::size_t g = 0; g < cell_groups.size(); ++g)
+      out.print("{} {} \"{}\"\n", dim, g + 1, *cell_groups[g].first);
+    out.print("$EndPhysicalNames\n");
+  }
+  const std::size_t cell_entities = combo_of_entity.size();
+  out.print("$Entities\n{} 0 {} {}\n", node_groups.size(), dim == 2 ? cell_entities : 0,
+            dim == 3 ? cell_entities : 0);
+  for (std::size_t g = 0; g < node_groups.size(); ++g) {
+    const auto& x = mesh.nodes[node_groups[g].second->front()];
+    out.print("{} {} {} {} 1 {}\n", g + 1, x[0], x[1], x[2], g + 1);
+  }
+  for (std::size_t t = 0; t < cell_entities; ++t) {
+    const std::vector<int>& tags = combos[combo_of_entity[t]];
+    out.print("{} {} {} {} {} {} {} {}", t + 1, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], tags.size());
+    for (int tag : tags) out.print(" {}", tag);
+    out.print(" 0\n");
+  }
+  out.print("$EndEntities\n");
+
   out.print("$Nodes\n{} {} 1 {}\n", n ? 1 : 0, n, n);
-  if (n) out.print("3 1 0 {}\n", n);
+  if (n) out.print("{} 1 0 {}\n", dim, n);
   for (std::size_t v = 1; v <= n; ++v) out.print("{}\n", v);
   for (const auto& x : mesh.nodes) out.print("{} {} {}\n", x[0], x[1], x[2]);  // shortest exact form
-  out.print("$EndNodes\n$Elements\n{} {} 1 {}\n", m ? 1 : 0, m, m);
-  if (m) out.print("3 1 5 {}\n", m);
-  for (std::size_t e = 0; e < m; ++e) {
-    const auto& el = mesh.elements[e];
-    out.print("{} {} {} {} {} {} {} {} {}\n", e + 1, el[0] + 1, el[1] + 1, el[2] + 1, el[3] + 1, el[4] + 1,
-              el[5] + 1, el[6] + 1, el[7] + 1);
+
+  // Cells in runs of one entity (one block when there are no cell sets), then one point block per node set.
+  std::vector<std::pair<std::size_t, std::size_t>> runs;  // [begin, end) of the cells
+  for (std::size_t e = 0; e < m; ++e)
+    if (e == 0 || combo[e] != combo[e - 1])
+      runs.push_back({e, e + 1});
+    else
+      runs.back().second = e + 1;
+  std::size_t total = m;
+  for (const auto& g : node_groups) total += g.second->size();
+  out.print("$EndNodes\n$Elements\n{} {} 1 {}\n", runs.size() + node_groups.size(), total, total);
+  for (const auto& [begin, end] : runs) {
+    out.print("{} {} {} {}\n", dim, entity_of[combo[begin]], int(mesh.cell), end - begin);
+    for (std::size_t e = begin; e < end; ++e) out.element(e + 1, mesh.elements[e].data(), per_element);
+  }
+  std::size_t tag = m;
+  for (std::size_t g = 0; g < node_groups.size(); ++g) {
+    out.print("0 {} 15 {}\n", g + 1, node_groups[g].second->size());
+    for (ordinal_t v : *node_groups[g].second) out.element(++tag, &v, 1);
   }
   out.print("$EndElements\n");
-  out.close();
+  out.commit();
 }
 }  // namespace kfem

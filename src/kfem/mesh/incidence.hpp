@@ -3,7 +3,7 @@
 #pragma once
 #include <vector>
 
-#include "kfem/mesh/hex_mesh.hpp"
+#include "kfem/mesh/mesh.hpp"
 
 namespace kfem {
 struct NodeIncidence {
@@ -11,5 +11,5 @@ struct NodeIncidence {
   std::vector<ordinal_t> elements;
 };
 
-NodeIncidence node_incidence(const HexMesh& mesh);
+NodeIncidence node_incidence(const Mesh& mesh);
 }  // namespace kfem

@@ -1,12 +1,12 @@
 // Random permutations and reverse Cuthill-McKee over the node adjacency graph.
 #include "kfem/mesh/renumber.hpp"
 
-#include "kfem/mesh/incidence.hpp"
-
 #include <algorithm>
 #include <numeric>
 #include <random>
 #include <stdexcept>
+
+#include "kfem/mesh/incidence.hpp"
 
 namespace kfem {
 namespace {
@@ -26,20 +26,25 @@ struct NodeGraph {
   std::vector<ordinal_t> degree;
 };
 
-NodeGraph build_node_graph(const HexMesh& mesh) {
+NodeGraph build_node_graph(const Mesh& mesh) {
   const std::size_t n = mesh.num_nodes();
   const NodeIncidence inc = node_incidence(mesh);
 
   NodeGraph g;
   g.offsets.assign(n + 1, 0);
   g.degree.resize(n);
-  g.adj.reserve(n * 27);                    // a structured interior node has 26 neighbours
+  const int per_element = mesh.nodes_per_element();
+  g.adj.reserve(n * 27);                    // a structured interior hex node has 26 neighbours
   std::vector<ordinal_t> last_seen(n, -1);  // dedups neighbours without sorting
   for (std::size_t v = 0; v < n; ++v) {
-    for (offset_t i = inc.start[v]; i < inc.start[v + 1]; ++i)
-      for (ordinal_t w : mesh.elements[inc.elements[i]])
+    for (offset_t i = inc.start[v]; i < inc.start[v + 1]; ++i) {
+      const auto& el = mesh.elements[inc.elements[i]];
+      for (int a = 0; a < per_element; ++a) {
+        const ordinal_t w = el[a];
         if (w != ordinal_t(v) && last_seen[w] != ordinal_t(v))
           last_seen[w] = ordinal_t(v), g.adj.push_back(w);
+      }
+    }
     g.offsets[v + 1] = std::int64_t(g.adj.size());
     g.degree[v] = ordinal_t(g.offsets[v + 1] - g.offsets[v]);
   }
@@ -93,7 +98,7 @@ ordinal_t pseudo_peripheral(const NodeGraph& g, ordinal_t start, std::vector<cha
   return root;
 }
 
-std::vector<ordinal_t> rcm_permutation(const HexMesh& mesh) {
+std::vector<ordinal_t> rcm_permutation(const Mesh& mesh) {
   const NodeGraph g = build_node_graph(mesh);
   const auto n = ordinal_t(mesh.num_nodes());
   // Components are entered from their lowest-degree node: scan nodes by (degree, id).
@@ -122,7 +127,7 @@ std::vector<ordinal_t> random_permutation(std::size_t n, std::uint64_t seed) {
   return p;
 }
 
-std::vector<ordinal_t> node_permutation(const HexMesh& mesh, Renumbering kind, std::uint64_t seed) {
+std::vector<ordinal_t> node_permutation(const Mesh& mesh, Renumbering kind, std::uint64_t seed) {
   switch (kind) {
     case Renumbering::random:
       return random_permutation(mesh.num_nodes(), seed);
@@ -136,7 +141,7 @@ std::vector<ordinal_t> node_permutation(const HexMesh& mesh, Renumbering kind, s
   return identity;
 }
 
-HexMesh renumber_nodes(const HexMesh& mesh, const std::vector<ordinal_t>& perm) {
+Mesh renumber_nodes(const Mesh& mesh, const std::vector<ordinal_t>& perm) {
   const std::size_t n = mesh.num_nodes();
   if (perm.size() != n)
     throw std::invalid_argument("renumber_nodes: permutation size differs from node count");
@@ -146,28 +151,50 @@ HexMesh renumber_nodes(const HexMesh& mesh, const std::vector<ordinal_t>& perm) 
       throw std::invalid_argument("renumber_nodes: not a permutation");
     hit[p] = 1;
   }
-  HexMesh out;
+  const int per_element = mesh.nodes_per_element();
+  Mesh out;
+  out.cell = mesh.cell;
   out.nodes.resize(n);
   for (std::size_t v = 0; v < n; ++v) out.nodes[perm[v]] = mesh.nodes[v];
   out.elements = mesh.elements;
   for (auto& el : out.elements)
-    for (ordinal_t& v : el) v = perm[v];
+    for (int a = 0; a < per_element; ++a) el[a] = perm[el[a]];
+  for (const auto& [name, set] : mesh.node_sets) {
+    auto& renumbered = out.node_sets[name];
+    renumbered.reserve(set.size());
+    for (ordinal_t v : set) renumbered.push_back(perm[v]);
+    std::sort(renumbered.begin(), renumbered.end());
+  }
+  out.cell_sets = mesh.cell_sets;  // element order is unchanged
   return out;
 }
 
-HexMesh shuffle_elements(const HexMesh& mesh, std::uint64_t seed) {
+Mesh shuffle_elements(const Mesh& mesh, std::uint64_t seed) {
   const std::vector<ordinal_t> order = random_permutation(mesh.num_elements(), seed);
-  HexMesh out;
+  Mesh out;
+  out.cell = mesh.cell;
   out.nodes = mesh.nodes;
+  out.node_sets = mesh.node_sets;
   out.elements.resize(mesh.num_elements());
-  for (std::size_t k = 0; k < order.size(); ++k) out.elements[k] = mesh.elements[order[k]];
+  std::vector<ordinal_t> new_id(order.size());
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    out.elements[k] = mesh.elements[order[k]];
+    new_id[order[k]] = ordinal_t(k);
+  }
+  for (const auto& [name, set] : mesh.cell_sets) {
+    auto& moved = out.cell_sets[name];
+    moved.reserve(set.size());
+    for (ordinal_t e : set) moved.push_back(new_id[e]);
+    std::sort(moved.begin(), moved.end());
+  }
   return out;
 }
 
-ordinal_t node_bandwidth(const HexMesh& mesh) {
+ordinal_t node_bandwidth(const Mesh& mesh) {
   ordinal_t bandwidth = 0;
+  const int per_element = mesh.nodes_per_element();
   for (const auto& el : mesh.elements) {
-    const auto [lo, hi] = std::minmax_element(el.begin(), el.end());
+    const auto [lo, hi] = std::minmax_element(el.begin(), el.begin() + per_element);
     bandwidth = std::max(bandwidth, ordinal_t(*hi - *lo));
   }
   return bandwidth;

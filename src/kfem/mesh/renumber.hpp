@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "kfem/mesh/hex_mesh.hpp"
+#include "kfem/mesh/mesh.hpp"
 
 namespace kfem {
 enum class Renumbering { natural, random, rcm };
@@ -12,19 +12,20 @@ enum class Renumbering { natural, random, rcm };
 // perm[old] = new. natural: identity; random: Fisher-Yates driven by mt19937_64(seed);
 // rcm: reverse Cuthill-McKee on the node graph (nodes sharing an element), one pass per connected
 // component, each started from a pseudo-peripheral node. Only `random` uses the seed.
-std::vector<ordinal_t> node_permutation(const HexMesh&, Renumbering, std::uint64_t seed);
+std::vector<ordinal_t> node_permutation(const Mesh&, Renumbering, std::uint64_t seed);
 
 // A uniformly random permutation of 0..n-1, identical on every standard library for a seed.
 std::vector<ordinal_t> random_permutation(std::size_t n, std::uint64_t seed);
 
-// Node old moves to perm[old]; connectivity is rewritten so every element keeps its geometry.
-// Like node_permutation, expects connectivity that passed check_elements.
+// Node old moves to perm[old]; connectivity and node_sets (kept sorted) are rewritten so every
+// element and set keeps its geometry; cell type and cell_sets are copied. Like node_permutation,
+// expects connectivity that passed check_elements.
 // Throws std::invalid_argument if perm is not a permutation of the nodes.
-HexMesh renumber_nodes(const HexMesh&, const std::vector<ordinal_t>& perm);
+Mesh renumber_nodes(const Mesh&, const std::vector<ordinal_t>& perm);
 
-// Same elements (rows untouched) in a seeded random order.
-HexMesh shuffle_elements(const HexMesh&, std::uint64_t seed);
+// Same elements (rows untouched) in a seeded random order; cell_sets follow their elements (sorted).
+Mesh shuffle_elements(const Mesh&, std::uint64_t seed);
 
 // max over elements of (largest - smallest node id): the half-bandwidth of the node graph.
-ordinal_t node_bandwidth(const HexMesh&);
+ordinal_t node_bandwidth(const Mesh&);
 }  // namespace kfem

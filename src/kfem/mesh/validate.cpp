@@ -1,4 +1,4 @@
-// Jacobian-based element checks and element volumes.
+// Jacobian-based element checks and element volumes for tri3, prism6 and hex8.
 #include "kfem/mesh/validate.hpp"
 
 #include <algorithm>
@@ -10,38 +10,82 @@
 
 namespace kfem {
 namespace {
+// det J / (product of J's row lengths), the scaled Jacobian in [-1, 1], must exceed this: free of
+// size and aspect ratio, and rounding leaves a truly flat but rotated element at ~1e-16.
+constexpr double kMinScaledJacobian = 1e-12;
+
 using Coords = double[8][3];
 
-void gather(const HexMesh& mesh, std::size_t e, Coords X) {
-  for (int a = 0; a < 8; ++a)
+void gather(const Mesh& mesh, std::size_t e, Coords X) {
+  const int n = mesh.nodes_per_element();
+  for (int a = 0; a < n; ++a)
     for (int j = 0; j < 3; ++j) X[a][j] = mesh.nodes[mesh.elements[e][a]][j];
 }
 
-// dN_a/dr_i at the 16 sample points (corners 0..7 in Gmsh order, then Gauss points 0..7),
-// tabulated once: evaluating the shape derivatives per element would dominate reading big meshes.
+// Prism sample points: the 6 vertices, then the 6 Gauss points (3-point triangle rule with points
+// (1/6,1/6), (2/3,1/6), (1/6,2/3) x 2-point Gauss in z), each of weight 1/12.
+void prism_point(int p, double r[3]) {
+  constexpr double kVertex[6][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}};
+  constexpr double kTri[3][2] = {{1.0 / 6, 1.0 / 6}, {2.0 / 3, 1.0 / 6}, {1.0 / 6, 2.0 / 3}};
+  if (p < 6) {
+    for (int i = 0; i < 3; ++i) r[i] = kVertex[p][i];
+    return;
+  }
+  const double g = 0.5 / std::sqrt(3.0);
+  r[0] = kTri[(p - 6) % 3][0];
+  r[1] = kTri[(p - 6) % 3][1];
+  r[2] = p < 9 ? 0.5 - g : 0.5 + g;
+}
+
+// dN_a/dr_i of the linear prism, N = (1-x-y)(1-z), x(1-z), y(1-z), (1-x-y)z, xz, yz.
+void prism_dshape(const double r[3], double d[6][3]) {
+  const double x = r[0], y = r[1], z = r[2], l = 1 - x - y;
+  const double table[6][3] = {
+      {-(1 - z), -(1 - z), -l}, {1 - z, 0, -x}, {0, 1 - z, -y}, {-z, -z, l}, {z, 0, x}, {0, z, y}};
+  for (int a = 0; a < 6; ++a)
+    for (int i = 0; i < 3; ++i) d[a][i] = table[a][i];
+}
+
+// dN_a/dr_i at the sample points of one family, tabulated once: evaluating the shape derivatives
+// per element would dominate reading big meshes. hex8: corners 0..7 in Gmsh order, then Gauss
+// points 0..7; prism6: corners 0..5, then Gauss points 0..5.
 struct SampleDerivatives {
+  int nodes, points;
   double d[16][8][3];
-  SampleDerivatives() {
-    for (int p = 0; p < 16; ++p) {
+  explicit SampleDerivatives(CellType cell) : nodes(cell_vertices(cell)), points(2 * nodes) {
+    for (int p = 0; p < points; ++p) {
       double r[3];
-      for (int i = 0; i < 3; ++i)
-        r[i] = p < 8 ? double(hex8::node_sign(p, i)) : hex8::qp_coord<double>(p - 8, i);
-      for (int a = 0; a < 8; ++a)
-        for (int i = 0; i < 3; ++i) d[p][a][i] = hex8::dshape<double>(a, i, r);
+      if (cell == CellType::hex8) {
+        for (int i = 0; i < 3; ++i)
+          r[i] = p < 8 ? double(hex8::node_sign(p, i)) : hex8::qp_coord<double>(p - 8, i);
+        for (int a = 0; a < 8; ++a)
+          for (int i = 0; i < 3; ++i) d[p][a][i] = hex8::dshape<double>(a, i, r);
+      } else {
+        prism_point(p, r);
+        double dp[6][3];
+        prism_dshape(r, dp);
+        for (int a = 0; a < 6; ++a)
+          for (int i = 0; i < 3; ++i) d[p][a][i] = dp[a][i];
+      }
     }
   }
 };
 
-// det J at sample point p; J is returned for the scaling below.
-double det_at(const Coords X, int p, double J[3][3]) {
-  static const SampleDerivatives table;
-  double Jinv[3][3];
+const SampleDerivatives& samples(CellType cell) {
+  static const SampleDerivatives hex(CellType::hex8), prism(CellType::prism6);
+  return cell == CellType::hex8 ? hex : prism;
+}
+
+// det J at sample point p (same cofactor expansion as hex8::invert3); J is returned for the scaling.
+double det_at(const SampleDerivatives& s, const Coords X, int p, double J[3][3]) {
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) J[i][j] = 0;
-  for (int a = 0; a < 8; ++a)
+  for (int a = 0; a < s.nodes; ++a)
     for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) J[i][j] += table.d[p][a][i] * X[a][j];
-  return hex8::invert3<double>(J, Jinv);
+      for (int j = 0; j < 3; ++j) J[i][j] += s.d[p][a][i] * X[a][j];
+  return J[0][0] * (J[1][1] * J[2][2] - J[1][2] * J[2][1]) +
+         J[0][1] * (J[1][2] * J[2][0] - J[1][0] * J[2][2]) +
+         J[0][2] * (J[1][0] * J[2][1] - J[1][1] * J[2][0]);
 }
 
 // Product of the lengths of J's rows: an upper bound of |det J| (Hadamard's inequality).
@@ -51,36 +95,65 @@ double row_length_product(const double J[3][3]) {
   return product;
 }
 
-std::string node_list(const std::array<ordinal_t, 8>& el) {
-  std::ostringstream s;
-  for (int a = 0; a < 8; ++a) s << (a ? " " : "") << el[a];
-  return s.str();
+const char* verdict(double measure) {
+  return measure < 0 ? "inverted" : std::isfinite(measure) ? "degenerate" : "non-finite geometry";
 }
-}  // namespace
 
-std::optional<std::string> element_defect(const HexMesh& mesh, std::size_t e) {
-  // The test is on det J / (product of row lengths), the scaled Jacobian in [-1, 1]: independent
-  // of size and aspect ratio, and rounding leaves a truly flat but rotated element at ~1e-16.
-  constexpr double kMinScaledJacobian = 1e-12;
+std::optional<std::string> solid_defect(const Mesh& mesh, std::size_t e) {
+  const SampleDerivatives& s = samples(mesh.cell);
   Coords X;
   gather(mesh, e, X);
-  for (int p = 0; p < 16; ++p) {
+  for (int p = 0; p < s.points; ++p) {
     double J[3][3];
-    const double det = det_at(X, p, J);
+    const double det = det_at(s, X, p, J);
     if (!(det > kMinScaledJacobian * row_length_product(J))) {
-      std::ostringstream s;
-      s << "det J = " << det << " at " << (p < 8 ? "corner " : "Gauss point ") << p % 8 << " ("
-        << (det < 0              ? "inverted"
-            : std::isfinite(det) ? "degenerate"
-                                 : "non-finite geometry")
-        << " element)";
-      return s.str();
+      std::ostringstream out;
+      out << "det J = " << det << " at " << (p < s.nodes ? "corner " : "Gauss point ") << p % s.nodes << " ("
+          << verdict(det) << " element)";
+      return out.str();
     }
   }
   return std::nullopt;
 }
 
-void check_elements(const HexMesh& mesh, const std::string& source) {
+// Twice the signed xy area of triangle e, and the largest product of two of its edge lengths.
+double twice_area(const Mesh& mesh, std::size_t e, double* scale) {
+  const auto& el = mesh.elements[e];
+  const auto& a = mesh.nodes[el[0]];
+  const auto& b = mesh.nodes[el[1]];
+  const auto& c = mesh.nodes[el[2]];
+  if (scale) {
+    const auto length = [](double x, double y) { return std::sqrt(x * x + y * y); };  // hypot is slow
+    const double l0 = length(b[0] - a[0], b[1] - a[1]), l1 = length(c[0] - b[0], c[1] - b[1]),
+                 l2 = length(a[0] - c[0], a[1] - c[1]);
+    *scale = std::max({l0 * l1, l1 * l2, l2 * l0});
+  }
+  return (b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1]);
+}
+
+std::optional<std::string> triangle_defect(const Mesh& mesh, std::size_t e) {
+  double scale = 0;
+  const double area2 = twice_area(mesh, e, &scale);
+  // 2A / (|e_i| |e_j|) is the sine of the angle between e_i and e_j: every angle must be non-flat.
+  if (area2 > kMinScaledJacobian * scale) return std::nullopt;
+  std::ostringstream out;
+  out << "signed area = " << 0.5 * area2 << " (" << verdict(area2) << " element"
+      << (area2 < 0 ? ": clockwise in the xy plane)" : ")");
+  return out.str();
+}
+
+std::string node_list(const Mesh& mesh, std::size_t e) {
+  std::ostringstream s;
+  for (int a = 0; a < mesh.nodes_per_element(); ++a) s << (a ? " " : "") << mesh.elements[e][a];
+  return s.str();
+}
+}  // namespace
+
+std::optional<std::string> element_defect(const Mesh& mesh, std::size_t e) {
+  return mesh.cell == CellType::tri3 ? triangle_defect(mesh, e) : solid_defect(mesh, e);
+}
+
+void check_elements(const Mesh& mesh, const std::string& source) {
   for (std::size_t n = 0; n < mesh.num_nodes(); ++n) {
     const auto& p = mesh.nodes[n];
     if (!std::isfinite(p[0]) || !std::isfinite(p[1]) || !std::isfinite(p[2])) {
@@ -91,22 +164,37 @@ void check_elements(const HexMesh& mesh, const std::string& source) {
     }
   }
   const auto n = std::int64_t(mesh.num_nodes());
+  const int per_element = mesh.nodes_per_element();
   const auto fail = [&](std::size_t e, const std::string& what) {
-    throw InputError(source + ": element " + std::to_string(e) + " (nodes " + node_list(mesh.elements[e]) +
+    throw InputError(source + ": element " + std::to_string(e) + " (nodes " + node_list(mesh, e) +
                      "): " + what);
   };
   for (std::size_t e = 0; e < mesh.num_elements(); ++e) {
-    for (ordinal_t v : mesh.elements[e])
-      if (v < 0 || v >= n)
-        fail(e, "node " + std::to_string(v) + " out of range [0, " + std::to_string(n) + ")");
+    const auto& el = mesh.elements[e];
+    for (int a = 0; a < per_element; ++a)
+      if (el[a] < 0 || el[a] >= n)
+        fail(e, "node " + std::to_string(el[a]) + " out of range [0, " + std::to_string(n) + ")");
+    for (int a = per_element; a < max_cell_vertices; ++a)
+      if (el[a] != -1)
+        fail(e, "slot " + std::to_string(a) + " of a " + cell_name(mesh.cell) +
+                    " element must be -1 (unused), found " + std::to_string(el[a]));
     if (auto defect = element_defect(mesh, e)) fail(e, *defect);
   }
 }
 
-double element_volume(const HexMesh& mesh, std::size_t e) {
+double element_volume(const Mesh& mesh, std::size_t e) {
+  if (mesh.cell == CellType::tri3) return 0.5 * twice_area(mesh, e, nullptr);
   Coords X;
   gather(mesh, e, X);
   double volume = 0;
+  if (mesh.cell == CellType::prism6) {
+    const SampleDerivatives& s = samples(CellType::prism6);
+    for (int p = 6; p < 12; ++p) {
+      double J[3][3];
+      volume += det_at(s, X, p, J) / 12;
+    }
+    return volume;
+  }
   for (int q = 0; q < hex8::num_qp; ++q) {
     double J[3][3], Jinv[3][3];
     hex8::jacobian<double>(X, q, J);

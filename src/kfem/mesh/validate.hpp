@@ -1,25 +1,33 @@
-// Geometric sanity checks for hex meshes: every element must map the reference cube one-to-one
-// (det J > 0 at its corners and Gauss points) and every coordinate must be finite.
+// Geometric sanity checks for every cell family: each element must map its reference cell
+// one-to-one (det J > 0 where it is sampled) and every coordinate must be finite.
 #pragma once
 #include <cstddef>
 #include <optional>
 #include <string>
 
-#include "kfem/mesh/hex_mesh.hpp"
+#include "kfem/mesh/mesh.hpp"
 
 namespace kfem {
 // Throws InputError "<source>: node N has a non-finite coordinate (...)" for the first such node,
 // else "<source>: element E (nodes ...): <what>" for the first element that references a node out
-// of range or whose Jacobian is inverted, degenerate or not finite at any corner or Gauss point.
-// "Degenerate" means det J <= 1e-12 * (product of J's row lengths): a size- and aspect-ratio-free
-// threshold that also catches flat elements whose det J rounding left slightly positive.
-void check_elements(const HexMesh&, const std::string& source);
+// of range, has an unused slot (past nodes_per_element()) other than -1, or is inverted,
+// degenerate or not finite. Per family:
+//   hex8    det J at the 8 corners and the 2x2x2 Gauss points;
+//   prism6  det J at the 6 corners and the 6 Gauss points (3-point triangle rule x 2 in z) of the
+//           linear prism on {x, y >= 0, x + y <= 1, 0 <= z <= 1} (Gmsh's vertex order);
+//   tri3    the signed area in the xy plane (z is ignored): counter-clockwise is valid.
+// "Degenerate" is size- and aspect-ratio-free: det J <= 1e-12 * (product of J's row lengths); for
+// triangles 2 * area <= 1e-12 * (largest product of two edge lengths), i.e. some angle has
+// sin < 1e-12 (a product of all three edges would not scale like an area). This also catches
+// flat elements whose det J rounding left slightly positive.
+void check_elements(const Mesh&, const std::string& source);
 
-// Why element e is geometrically invalid ("det J = -0.125 at corner 0 (inverted element)"),
-// or nullopt when it is fine. Expects in-range node ids. Readers use it to name the element by
-// its file tag and line instead of its index.
-std::optional<std::string> element_defect(const HexMesh&, std::size_t e);
+// Why element e is geometrically invalid ("det J = -0.125 at corner 0 (inverted element)",
+// "signed area = -0.5 (inverted element: clockwise in the xy plane)"), or nullopt when it is
+// fine. Expects in-range node ids. Readers use it to name the element by its file tag and line.
+std::optional<std::string> element_defect(const Mesh&, std::size_t e);
 
-// Volume of element e by 2x2x2 Gauss quadrature of det J (exact for parallelepipeds).
-double element_volume(const HexMesh&, std::size_t e);
+// Signed measure of element e: volume (hex8: 2x2x2 Gauss, exact for parallelepipeds; prism6:
+// 3-point triangle rule x 2-point Gauss in z, exact for every linear prism) or area (tri3).
+double element_volume(const Mesh&, std::size_t e);
 }  // namespace kfem

@@ -1,38 +1,54 @@
-// Work mapping `element`: one thread per element (kiran §3.4, the baseline). The thread keeps the
-// whole 24x24 Ke in thread-local storage (local memory on a GPU) and scatters it at the end.
+// Work mapping `thread` (generic, every family): one thread per element, nothing shared. The
+// thread walks the node pairs (a, b) in strips of `strip` columns b and sums their A_ab over the
+// quadrature points, recomputing the geometry (J, det J, J^-1) and g_a once per strip and point.
+// So it needs no per-element workspace whatever N_sh and N_Q are (a p = 7 prism has 82,944 pairs
+// x 336 points), at the price of recomputing J N_sh^2 / strip times per point. Each block goes to
+// the target as soon as its strip is done.
 #pragma once
 #include <Kokkos_Core.hpp>
 
 #include "kfem/core/types.hpp"
-#include "kfem/fe/elasticity.hpp"
+#include "kfem/fe/operator.hpp"
 
 namespace kfem::mapping {
 struct ThreadPerElement {
   using layout = Kokkos::LayoutLeft;  // consecutive threads read consecutive elements
+  static constexpr const char* name = "thread";
+  static constexpr int strip = 4;  // 4 x dim^2 accumulators: registers, not local memory
 
-  template <class Exec, class Data, class Adder>
-  void launch(const Exec& exec, const Data& d, const Isotropic<typename Data::scalar_type>& m, ordinal_t begin,
+  template <class Exec, class Elements, class Op, class Target, class Adder>
+  void launch(const Exec& exec, const Elements& els, const Op& op, const Target& target, ordinal_t begin,
               ordinal_t end, const Adder& add) const {
-    using S = typename Data::scalar_type;
-    Kokkos::parallel_for("kfem::assemble[element]", Kokkos::RangePolicy<Exec>(exec, begin, end),
-                         KOKKOS_LAMBDA(ordinal_t e) {
-      S X[8][3];
-      for (int a = 0; a < 8; ++a)
-        for (int j = 0; j < 3; ++j) X[a][j] = d.coords(e, 3 * a + j);
-      S Ke[8][8][3][3] = {};
-      for (int q = 0; q < hex8::num_qp; ++q) {
-        S J[3][3], Jinv[3][3], g[8][3];
-        hex8::jacobian<S>(X, q, J);
-        const S det = hex8::invert3<S>(J, Jinv);
-        for (int a = 0; a < 8; ++a) hex8::gradient<S>(Jinv, q, a, g[a]);
-        for (int a = 0; a < 8; ++a)
-          for (int b = 0; b < 8; ++b) elasticity::add_block(m, det, g[a], g[b], Ke[a][b]);
-      }
+    using S = typename Elements::scalar_type;
+    using F = typename Elements::family;
+    constexpr int D = F::dim, V = F::vertices, C = Op::components;
+    Kokkos::parallel_for("kfem::assemble[thread]", Kokkos::RangePolicy<Exec>(exec, begin, end), KOKKOS_LAMBDA(ordinal_t e) {
+      S X[V * D];
+      for (int i = 0; i < V * D; ++i) X[i] = els.coords(e, i);
+      const int n = els.ref.num_nodes(), nq = els.ref.num_qp();
       const auto acc = add.access();
-      for (int a = 0; a < 8; ++a)
-        for (int b = 0; b < 8; ++b)
-          for (int c = 0; c < 3; ++c)
-            for (int k = 0; k < 3; ++k) acc(d.slot(e, 3 * a + c, 3 * b + k), Ke[a][b][c][k]);
+      for (int a = 0; a < n; ++a)
+        for (int b0 = 0; b0 < n; b0 += strip) {
+          const int m = n - b0 < strip ? n - b0 : strip;
+          fe::Products<S, D> A[strip] = {};
+          for (int q = 0; q < nq; ++q) {
+            S Jinv[D][D], ga[D];
+            const S wd = fe::geometry<F>(els.ref, X, q, Jinv);
+            fe::gradient<F>(els.ref, Jinv, q, a, ga);
+            for (int i = 0; i < D; ++i) ga[i] *= wd;
+            for (int k = 0; k < m; ++k) {
+              S gb[D];
+              fe::gradient<F>(els.ref, Jinv, q, b0 + k, gb);
+              for (int i = 0; i < D; ++i)
+                for (int j = 0; j < D; ++j) A[k].v[i][j] += ga[i] * gb[j];
+            }
+          }
+          for (int k = 0; k < m; ++k) {
+            const target::BlockRef blk = target(e, a, b0 + k);
+            for (int c = 0; c < C; ++c)
+              for (int d = 0; d < C; ++d) acc(blk(c, d), op(A[k], c, d));
+          }
+        }
     });
   }
 };

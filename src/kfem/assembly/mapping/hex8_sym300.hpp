@@ -4,11 +4,11 @@
 // ElementsPerTeam > 1 packs several elements into one block: 300 threads are 9 warps and 12 lanes
 // of a tenth (20 lanes idle); 600 threads are 18 warps and 24 lanes of a 19th (8 idle).
 #pragma once
-#include "kfem/assembly/mapping/warp_common.hpp"
+#include "kfem/assembly/mapping/hex8_warp_common.hpp"
 
 namespace kfem::mapping {
 template <int ElementsPerTeam = 1>
-struct Sym300 {
+struct Hex8Sym300 {
   using layout = Kokkos::LayoutRight;
   static constexpr bool lower = true;
   static constexpr int entries = 300;

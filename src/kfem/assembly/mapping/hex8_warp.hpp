@@ -3,7 +3,7 @@
 // The Jacobian reduction is the paper's Table 1 choice (shuffle, shared memory, atomics) plus the
 // portable Kokkos vector reduction.
 #pragma once
-#include "kfem/assembly/mapping/warp_common.hpp"
+#include "kfem/assembly/mapping/hex8_warp_common.hpp"
 
 namespace kfem::mapping {
 enum class JacobianReduction { shuffle, scratch, atomic, vector_reduce };
@@ -50,7 +50,7 @@ KOKKOS_INLINE_FUNCTION void warp_jacobian(const Member& t, int q, const S* X, S*
 }
 
 template <int ThreadsPerRow, JacobianReduction R = JacobianReduction::shuffle>
-struct Warp {
+struct Hex8Warp {
   using layout = Kokkos::LayoutRight;  // a warp reads one element's 24 coordinates at once
   using E = LaneEntries<ThreadsPerRow>;
   int elements_per_team = 4;  // warps per block on a GPU: a tunable

@@ -4,10 +4,10 @@
 #pragma once
 #include <any>
 
-#include "kfem/assembly/mapping/ppni.hpp"
+#include "kfem/assembly/mapping/hex8_ppni.hpp"
 
 namespace kfem::mapping {
-struct TwoKernel {
+struct Hex8TwoKernel {
   using layout = Kokkos::LayoutRight;
   int elements_per_team = 4;  // kernel 1 only
 

@@ -2,7 +2,7 @@
 // points at once (72 Jacobian entries, 8 determinants, 72 inverse entries, all in scratch), then
 // each lane sums its 18 entries over the Gauss points in registers and scatters them.
 #pragma once
-#include "kfem/assembly/mapping/warp_common.hpp"
+#include "kfem/assembly/mapping/hex8_warp_common.hpp"
 
 namespace kfem::mapping {
 // Geometry of all Gauss points from the 24 coordinates X: J (72, scratch), det D[8] and
@@ -16,7 +16,7 @@ KOKKOS_INLINE_FUNCTION void all_qp_geometry(const Member& t, const S* X, S* J, S
 }
 
 template <int ThreadsPerRow>
-struct Ppni {
+struct Hex8Ppni {
   using layout = Kokkos::LayoutRight;
   using E = LaneEntries<ThreadsPerRow>;
   int elements_per_team = 4;

@@ -11,11 +11,11 @@
 // `pairs` writes the full CSR; `sympairs` the lower triangle into lower-triangular storage
 // (sanfui's 300 entries computed by 32 threads instead of 300).
 #pragma once
-#include "kfem/assembly/mapping/warp_common.hpp"
+#include "kfem/assembly/mapping/hex8_warp_common.hpp"
 
 namespace kfem::mapping {
 template <bool Lower>
-struct Pairs {
+struct Hex8Pairs {
   using layout = Kokkos::LayoutRight;
   static constexpr bool lower = Lower;
   int elements_per_team = 4;

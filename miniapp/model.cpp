@@ -1,0 +1,168 @@
+#include "model.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "kfem/core/error.hpp"
+#include "kfem/dofs/vtk_lagrange.hpp"
+#include "kfem/io/vtu.hpp"
+#include "kfem/mesh/box.hpp"
+#include "kfem/mesh/gmsh.hpp"
+#include "kfem/mesh/node_sets.hpp"
+#include "kfem/mesh/renumber.hpp"
+#include "kfem/problems/boundary_conditions.hpp"
+#include "kfem/problems/cantilever.hpp"
+#include "kfem/problems/capacitance.hpp"
+#include "kfem/problems/capacitor.hpp"
+#include "kfem/report/timing.hpp"
+#include "names.hpp"
+
+namespace kfem::app {
+using nlohmann::json;
+using clock = std::chrono::steady_clock;
+
+namespace {
+Mesh make_mesh(const MeshSpec& spec, const Deck& deck) {
+  if (spec.capacitor) {
+    CapacitorSpec base;
+    base.box_width = deck.capacitor_width, base.box_height = deck.capacitor_height;
+    return make_capacitor(capacitor_spec_for(deck.capacitor_triangles, base));
+  }
+  if (!spec.box) return read_gmsh(spec.file);
+  if (spec.cell == CellType::tri3) return make_tri_box(spec.box->nx, spec.box->ny, spec.box->lx, spec.box->ly);
+  return make_box(*spec.box, spec.cell);
+}
+
+// Which (family, problem) pairs kfem solves, and the orders each family has.
+void check_family(const Mesh& mesh, const Deck& deck, const std::string& where) {
+  const bool electro = deck.problem == "electrostatics";
+  if (mesh.cell == CellType::tri3 && !electro)
+    throw InputError(where + ": problem elasticity is not supported on tri3 meshes (tri3 solves electrostatics)");
+  if (mesh.cell != CellType::tri3 && electro)
+    throw InputError(where + ": problem electrostatics is not supported on " + cell_name(mesh.cell) +
+                     " meshes (electrostatics runs on tri3)");
+  if (mesh.cell != CellType::prism6 && deck.order != 1)
+    throw InputError(where + ": element.order " + std::to_string(deck.order) + " on " + cell_name(mesh.cell) +
+                     " (only prisms have orders 2..7)");
+}
+}  // namespace
+
+Model build_model(const MeshSpec& spec, const Deck& deck) {
+  ScopedRegion r("kfem::setup::mesh");
+  const auto t0 = clock::now();
+  Model m;
+  // A generator's family is known before anything is built: check it first.
+  if (spec.box || spec.capacitor) {
+    Mesh probe;
+    probe.cell = spec.cell;
+    check_family(probe, deck, deck.source);
+  }
+  m.mesh = make_mesh(spec, deck);
+  check_family(m.mesh, deck, spec.name);
+  if (deck.distort > 0) distort(m.mesh, deck.distort, deck.seed);
+  if (deck.renumber != Renumbering::natural)
+    m.mesh = renumber_nodes(m.mesh, node_permutation(m.mesh, deck.renumber, deck.seed));
+  const double mesh_s = std::chrono::duration<double>(clock::now() - t0).count();
+  const auto t1 = clock::now();
+  m.components = deck.problem == "electrostatics" ? 1 : 3;
+  switch (m.mesh.cell) {
+    case CellType::tri3:
+      m.dofs = vertex_dof_map(m.mesh), m.reference = fe::host_reference(fe::Tri3{});
+      break;
+    case CellType::hex8:
+      m.dofs = vertex_dof_map(m.mesh), m.reference = fe::host_reference(fe::Hex8{});
+      break;
+    case CellType::prism6:
+      m.dofs = prism_dof_map(m.mesh, deck.order), m.reference = fe::host_reference(fe::Prism{}, deck.order);
+      break;
+  }
+  const double dofs_s = std::chrono::duration<double>(clock::now() - t1).count();
+  const char* family = m.mesh.cell == CellType::prism6 ? "prism" : cell_name(m.mesh.cell);
+  m.info = {{"name", spec.name}, {"family", family}, {"order", m.dofs.order}, {"elements", m.mesh.num_elements()},
+            {"vertices", m.mesh.num_nodes()}, {"nodes", m.dofs.num_nodes},
+            {"dofs", std::int64_t(m.components) * m.dofs.num_nodes}, {"shape_functions", m.reference.nsh},
+            {"quadrature_points", m.reference.nq}, {"renumber", name_of(deck.renumber)}, {"distort", deck.distort},
+            {"generate_s", mesh_s}, {"dof_map_s", dofs_s},
+            {"dof_numbering", m.dofs.order >= 2 ? "kfem: vertices (mesh order), then edge, face, interior nodes"
+                                                : "natural: components * (node in $Nodes order) + component"}};
+  if (spec.box) m.info["box"] = {spec.box->nx, spec.box->ny, spec.box->nz};
+  return m;
+}
+
+Oracle make_oracle(const Model& model, const Deck& deck) {
+  Oracle o;
+  if (long(model.mesh.num_elements()) > deck.verify_limit) return o;
+  ScopedRegion r("kfem::oracle");
+  const auto t0 = clock::now();
+  const auto material = Isotropic<double>::from_young(deck.young, deck.poisson);
+  switch (model.mesh.cell) {
+    case CellType::tri3: o.matrix = assemble_reference_electrostatics(model.mesh, deck.permittivity); break;
+    case CellType::hex8: o.matrix = assemble_reference(model.mesh, material); break;
+    case CellType::prism6: o.matrix = assemble_reference_elasticity(model.mesh, model.dofs, material); break;
+  }
+  o.seconds = std::chrono::duration<double>(clock::now() - t0).count();
+  return o;
+}
+
+BoundarySetup boundary_setup(const Model& model, const Deck& deck) {
+  BoundarySetup bc;
+  const std::size_t ndofs = std::size_t(model.components) * model.dofs.num_nodes;
+  bc.rhs.assign(ndofs, 0.0);
+  std::vector<DirichletCondition> named;
+  for (const auto& d : deck.dirichlet) named.push_back({d.name, d.values});
+  if (model.components == 3) {  // elasticity: the cantilever's load always, its clamp unless bc.dirichlet replaces it
+    const CantileverLoad c = cantilever_load(model.mesh, model.dofs, deck.force);
+    bc.rhs = c.force;
+    bc.tip = c.tip_nodes;
+    bc.name = "cantilever";
+    if (named.empty()) {
+      bc.fixed = c.fixed_dofs;
+      bc.values.assign(bc.fixed.size(), 0.0);
+      return bc;
+    }
+  } else {
+    bc.name = "capacitor";
+  }
+  const FixedDofs f = fixed_dofs_by_name(model.mesh, model.dofs, model.components, named, deck.source);
+  bc.fixed = f.dofs;
+  bc.values = f.values;
+  if (model.components == 3) bc.name = "cantilever load, bc.dirichlet";
+  return bc;
+}
+
+json solution_summary(const Model& model, const Deck& deck, const BoundarySetup& bc, const std::vector<double>& u,
+                      const HostCsr<double>* K) {
+  json out;
+  if (model.components == 3) {
+    const double tip = tip_deflection(u, bc.tip);
+    out["tip_deflection_m"] = tip;
+    std::array<double, 3> lo = model.mesh.nodes[0], hi = lo;
+    for (const auto& x : model.mesh.nodes)
+      for (int j = 0; j < 3; ++j) lo[j] = std::min(lo[j], x[j]), hi[j] = std::max(hi[j], x[j]);
+    out["timoshenko_tip_deflection_m"] =
+        -timoshenko_tip_deflection(deck.force, hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], deck.young, deck.poisson);
+  } else if (K) {
+    const double lo = *std::min_element(bc.values.begin(), bc.values.end());
+    const double hi = *std::max_element(bc.values.begin(), bc.values.end());
+    const double W = field_energy(*K, u);
+    out["field_energy"] = W;
+    out["potential_difference"] = hi - lo;
+    out["capacitance_per_depth"] = hi > lo ? capacitance_per_depth(W, hi - lo) : 0.0;
+    out["ideal_capacitance_per_depth"] = ideal_capacitance_per_depth(deck.permittivity);
+  }
+  return out;
+}
+
+void write_solution(const std::string& path, const Model& model, const Deck&, const std::vector<double>& u) {
+  const int C = model.components;
+  const std::string field = C == 3 ? "displacement" : "potential";
+  if (model.dofs.order == 1) return write_vtu(path, model.mesh, field, C, u);
+  // Prisms of order >= 2: one Lagrange wedge per element over the DOF nodes (VTK point order).
+  const std::vector<int> perm = vtk_lagrange_wedge_to_local(model.dofs.order);
+  VtuCells cells{vtk_lagrange_wedge, model.dofs.nodes_per_element, {}};
+  cells.connectivity.reserve(model.dofs.element_nodes.size());
+  for (std::size_t e = 0; e < model.dofs.num_elements(); ++e)
+    for (int k : perm) cells.connectivity.push_back(model.dofs.element(e)[k]);
+  write_vtu(path, model.dofs.positions, cells, {VtuField{field, C, u}});
+}
+}  // namespace kfem::app

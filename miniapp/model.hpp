@@ -1,0 +1,56 @@
+// What a run works on, built from the deck: the mesh (generated or read, distorted, renumbered),
+// its family's DOF map and reference data, the oracle, and the problem's boundary set-up.
+// Problem set-ups themselves (cantilever, capacitor, named Dirichlet values) live in src/kfem/problems;
+// this file only chooses among them.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "deck.hpp"
+#include "kfem/assembly/reference.hpp"
+#include "kfem/coloring/coloring.hpp"
+#include "kfem/dofs/dof_map.hpp"
+#include "kfem/fe/family.hpp"
+
+namespace kfem::app {
+struct Model {
+  Mesh mesh;
+  DofMap dofs;
+  fe::HostReference reference;
+  int components = 3;  // 3 elasticity, 1 electrostatics
+  nlohmann::json info;  // what the report says about the mesh and DOFs
+};
+
+// Throws InputError (one line) for a family that does not support the problem or the order.
+Model build_model(const MeshSpec& spec, const Deck& deck);
+
+// What is computed once per mesh and shared by every point on it: the oracle and the host colouring.
+struct Oracle {
+  std::optional<HostCsr<double>> matrix;  // empty when the mesh is above the deck's verify_limit
+  double seconds = 0;
+  mutable std::optional<HostCsr<double>> lower;  // its lower triangle, for symmetric storage
+  mutable std::optional<Coloring> greedy;  // filled by the first coloured point
+  mutable double greedy_seconds = 0;
+};
+Oracle make_oracle(const Model& model, const Deck& deck);
+
+// Boundary conditions and loads of the run's problem (host, DOF numbering of the model), and
+// what to report about the solution.
+struct BoundarySetup {
+  std::string name;                 // "cantilever", "capacitor", "dirichlet"
+  std::vector<ordinal_t> fixed;     // sorted DOFs
+  std::vector<double> values;       // their prescribed values
+  std::vector<double> rhs;          // loads, one per DOF
+  std::vector<ordinal_t> tip;       // cantilever: DOF nodes on x = xmax
+};
+BoundarySetup boundary_setup(const Model& model, const Deck& deck);
+// Problem-specific read-out of a solution u (K: the full assembled matrix before constraints, or
+// null for symmetric storage).
+nlohmann::json solution_summary(const Model& model, const Deck& deck, const BoundarySetup& bc,
+                                const std::vector<double>& u, const HostCsr<double>* K);
+// The solution as VTU point data in the mesh file's node order: "displacement" or "potential"
+// (Lagrange wedges for prisms of order >= 2).
+void write_solution(const std::string& path, const Model& model, const Deck& deck, const std::vector<double>& u);
+}  // namespace kfem::app

@@ -1,0 +1,116 @@
+// Dirichlet conditions on an assembled CSR matrix, device side: rows and columns of the fixed DOFs
+// become zero except the diagonal, so the system stays symmetric and each fixed DOF decouples.
+// Works on any CSR storage of a symmetric matrix, full or its lower triangle
+// (CgOptions::symmetric_storage): entry (r, c) is zeroed when r or c is fixed, whichever half holds it.
+// Requires every fixed DOF's diagonal in the pattern.
+#pragma once
+#include <Kokkos_Core.hpp>
+
+#include "kfem/core/types.hpp"
+#include "kfem/solve/symmetric_spmv.hpp"
+#include "kfem/sparsity/csr.hpp"
+
+namespace kfem {
+// Homogeneous conditions (kiran §5.1): a unit diagonal and rhs zero at the fixed DOFs, which solve
+// to exactly 0 (their residual starts and stays 0, so the unit scale next to ~1e11 stiffness is
+// harmless: Jacobi scaling removes it).
+template <class Exec, class S>
+void apply_dirichlet(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
+                     const Kokkos::View<S*, typename Exec::memory_space>& values,
+                     const Kokkos::View<S*, typename Exec::memory_space>& rhs,
+                     const Kokkos::View<const ordinal_t*, typename Exec::memory_space>& fixed_dofs) {
+  using Mem = typename Exec::memory_space;
+  using policy = Kokkos::RangePolicy<Exec>;
+  // A byte mask makes "is column c fixed?" O(1) inside the row loop.
+  Kokkos::View<unsigned char*, Mem> fixed("kfem::dirichlet_mask", A.num_rows);
+  Kokkos::parallel_for(
+      "kfem::dirichlet_mark", policy(exec, 0, fixed_dofs.extent(0)),
+      KOKKOS_LAMBDA(std::size_t i) { fixed(fixed_dofs(i)) = 1; });
+  const auto row_map = A.row_map;
+  const auto cols = A.cols;
+  Kokkos::parallel_for(
+      "kfem::dirichlet_apply", policy(exec, 0, A.num_rows), KOKKOS_LAMBDA(ordinal_t r) {
+        const bool row_fixed = fixed(r);
+        if (row_fixed) rhs(r) = S(0);
+        for (offset_t k = row_map(r); k < row_map(r + 1); ++k) {
+          const ordinal_t c = cols(k);
+          if (row_fixed || fixed(c)) values(k) = (c == r) ? S(1) : S(0);
+        }
+      });
+}
+
+// Whether the pattern holds only its lower triangle: no row has a column above the diagonal
+// (columns are sorted, so the last one of each row tells). A diagonal pattern counts as lower,
+// which is harmless: then both storages are the same.
+template <class Exec>
+bool is_lower_storage(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A) {
+  const auto row_map = A.row_map;
+  const auto cols = A.cols;
+  ordinal_t upper = 0;  // rows with an entry above the diagonal
+  Kokkos::parallel_reduce(
+      "kfem::is_lower_storage", Kokkos::RangePolicy<Exec>(exec, 0, A.num_rows),
+      KOKKOS_LAMBDA(ordinal_t r, ordinal_t & count) {
+        if (row_map(r + 1) > row_map(r) && cols(row_map(r + 1) - 1) > r) ++count;
+      },
+      upper);
+  exec.fence();
+  return upper == 0;
+}
+
+// Non-homogeneous conditions: DOF fixed_dofs(i) takes fixed_values(i). The known values move to
+// the right-hand side (rhs(r) -= A(r, c) * value(c) for free r and fixed c, read before zeroing),
+// rows and columns of the fixed DOFs are zeroed, and a fixed row keeps its diagonal d (1 where
+// d <= 0) with rhs(r) = d * value: the equation still reads x(r) = value and the free part solves
+// the lifted system. Keeping d rather than a unit diagonal keeps every row on the matrix's scale:
+// with eps0 = 8.85e-12 in K (or E = 2e11), unit rows holding the values would dominate ||b|| and
+// CG's relative-residual test would stop long before the free DOFs converge (seen: a capacitance
+// 80% off). The storage (full or lower) is detected from the pattern; in lower storage A(r, c)
+// with c > r sits in row c as A(c, r), so a fixed row scatters into the free rows it holds, with
+// atomics (rounding then depends on the order). With all values 0 the result differs from the
+// homogeneous overload's only on the fixed diagonal.
+template <class Exec, class S>
+void apply_dirichlet(
+    const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
+    const Kokkos::View<S*, typename Exec::memory_space>& values,
+    const Kokkos::View<S*, typename Exec::memory_space>& rhs,
+    const Kokkos::View<const ordinal_t*, typename Exec::memory_space>& fixed_dofs,
+    const solve_detail::nondeduced_t<Kokkos::View<const S*, typename Exec::memory_space>>& fixed_values) {
+  using Mem = typename Exec::memory_space;
+  using policy = Kokkos::RangePolicy<Exec>;
+  const bool lower = is_lower_storage(exec, A);
+  Kokkos::View<unsigned char*, Mem> fixed("kfem::dirichlet_mask", A.num_rows);
+  Kokkos::View<S*, Mem> g("kfem::dirichlet_values", A.num_rows);  // prescribed values, 0 on free DOFs
+  Kokkos::parallel_for(
+      "kfem::dirichlet_mark_values", policy(exec, 0, fixed_dofs.extent(0)), KOKKOS_LAMBDA(std::size_t i) {
+        fixed(fixed_dofs(i)) = 1;
+        g(fixed_dofs(i)) = fixed_values(i);
+      });
+  const auto row_map = A.row_map;
+  const auto cols = A.cols;
+  // Row r reads and zeroes only its own entries, so lifting and zeroing share one pass; rhs of a
+  // free row may also receive scatters from fixed rows (lower storage only), hence the atomics.
+  Kokkos::parallel_for(
+      "kfem::dirichlet_apply_values", policy(exec, 0, A.num_rows), KOKKOS_LAMBDA(ordinal_t r) {
+        const bool row_fixed = fixed(r);
+        S lift = S(0), diag = S(1);
+        for (offset_t k = row_map(r); k < row_map(r + 1); ++k) {
+          const ordinal_t c = cols(k);
+          if (c == r) {
+            if (row_fixed && values(k) > S(0)) diag = values(k);
+            if (row_fixed) values(k) = diag;
+            continue;
+          }
+          const bool col_fixed = fixed(c);
+          if (!row_fixed && col_fixed) lift += values(k) * g(c);
+          if (lower && row_fixed && !col_fixed) Kokkos::atomic_add(&rhs(c), -values(k) * g(r));
+          if (row_fixed || col_fixed) values(k) = S(0);
+        }
+        if (row_fixed)
+          rhs(r) = diag * g(r);
+        else if (lower)
+          Kokkos::atomic_add(&rhs(r), -lift);
+        else
+          rhs(r) -= lift;
+      });
+}
+}  // namespace kfem

@@ -3,10 +3,15 @@
 // C++17 header.
 #include "kfem/fe/prism_basis.hpp"
 
+// basix 0.5.1 uses std::int32_t without including <cstdint>; GCC 13 no longer brings it in
+// transitively (the CUDA machines build with GCC 13), so it comes first.
+#include <cstdint>
+// clang-format off
 #include <basix/cell.h>
 #include <basix/e-lagrange.h>
 #include <basix/finite-element.h>
 #include <basix/quadrature.h>
+// clang-format on
 
 #include <cmath>
 #include <cstddef>

@@ -32,8 +32,8 @@ void check_all(const Exec& exec) {
   Kokkos::View<S*, typename Exec::memory_space> full("values", p.graph.dof.nnz()),
       lower("lower", p.lower.nnz());
   int combinations = 0, fast_paths = 0;
-  for_each_entry<MappingRegistry>([&](auto mentry) {
-    if constexpr (decltype(mentry)::specialised) {
+  for_each_entry<FastPathRegistry>([&](auto mentry) {
+    {
       ++fast_paths;
       for_each_entry<RaceRegistry>([&](auto rentry) {
         using M = typename decltype(mentry)::type;

@@ -19,7 +19,8 @@ struct has_elements_per_team<M, std::void_t<decltype(M::elements_per_team)>> : s
 // Calls f(entry) for the registry entry of `kind`; false when none matches.
 template <class Registry, class Kind, class F>
 bool dispatch_entry(Kind kind, F&& f) {
-  return std::apply([&](auto... e) { return ((decltype(e)::kind == kind ? (f(e), true) : false) || ...); }, Registry{});
+  return std::apply([&](auto... e) { return ((decltype(e)::kind == kind ? (f(e), true) : false) || ...); },
+                    Registry{});
 }
 
 template <class Family>
@@ -36,33 +37,69 @@ struct AssemblerChoice {
   int elements_per_team = 4;              // warp mappings on a GPU
 };
 
+namespace detail {
+// One registry entry -> an assembler, chosen by partial specialisation rather than `if constexpr`
+// inside the dispatching lambdas (nvcc 13 instantiates the discarded branches of those).
+template <class Exec, class Family, class S, class Op, class ME, bool Serves = ME::template serves<Family>,
+          bool FastPath = ME::specialised>
+struct Build {  // the mapping does not serve the family
+  template <class Ref>
+  static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec&, const Problem<Exec>&, const Ref&,
+                                                      const Op&, const AssemblerChoice&) {
+    throw InputError(std::string("this mapping is a hex8 fast path; it does not serve ") + Family::name +
+                     " meshes");
+  }
+};
+
+template <class M>
+M tuned(const AssemblerChoice& choice) {
+  M mapping;
+  if constexpr (has_elements_per_team<M>::value) mapping.elements_per_team = choice.elements_per_team;
+  return mapping;
+}
+
+template <class Exec, class Family, class S, class Op, class ME>
+struct Build<Exec, Family, S, Op, ME, true, true> {  // a hex8 fast path: hex8's own element data
+  template <class Ref>
+  static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec& exec, const Problem<Exec>& p, const Ref&,
+                                                      const Op& op, const AssemblerChoice& choice) {
+    using M = typename ME::type;
+    std::unique_ptr<AssemblerBase<Exec, S>> out;
+    dispatch<RaceRegistry>(choice.race, [&](auto race) {
+      out = std::make_unique<Assembler<Exec, M, decltype(race), S>>(exec, p, op.material, tuned<M>(choice));
+    });
+    return out;
+  }
+};
+
+template <class Exec, class Family, class S, class Op, class ME>
+struct Build<Exec, Family, S, Op, ME, true, false> {  // a generic mapping: reference tables + target
+  template <class Ref>
+  static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec& exec, const Problem<Exec>& p,
+                                                      const Ref& ref, const Op& op,
+                                                      const AssemblerChoice& choice) {
+    using M = typename ME::type;
+    std::unique_ptr<AssemblerBase<Exec, S>> out;
+    dispatch<RaceRegistry>(choice.race, [&](auto race) {
+      dispatch<TargetRegistry>(choice.target, [&](auto target) {
+        out = std::make_unique<FamilyAssembler<Exec, Family, Op, M, decltype(race), decltype(target), S>>(
+            exec, p, ref, op, tuned<M>(choice));
+      });
+    });
+    return out;
+  }
+};
+}  // namespace detail
+
 // Throws InputError when the mapping does not serve the family.
 template <class Exec, class Family, class S, class Op>
-std::unique_ptr<AssemblerBase<Exec, S>> make_assembler(const Exec& exec, const Problem<Exec>& p,
-                                                       const fe::Reference<Family, S, typename Exec::memory_space>& ref,
-                                                       const Op& op, const AssemblerChoice& choice) {
+std::unique_ptr<AssemblerBase<Exec, S>> make_assembler(
+    const Exec& exec, const Problem<Exec>& p,
+    const fe::Reference<Family, S, typename Exec::memory_space>& ref, const Op& op,
+    const AssemblerChoice& choice) {
   std::unique_ptr<AssemblerBase<Exec, S>> out;
   dispatch_entry<MappingRegistry>(choice.mapping, [&](auto mentry) {
-    using ME = decltype(mentry);
-    using M = typename ME::type;
-    if constexpr (!ME::template serves<Family>) {
-      throw InputError(std::string("this mapping is a hex8 fast path; it does not serve ") + Family::name + " meshes");
-    } else {
-      M mapping;
-      if constexpr (has_elements_per_team<M>::value) mapping.elements_per_team = choice.elements_per_team;
-      dispatch<RaceRegistry>(choice.race, [&](auto race) {
-        using R = decltype(race);
-        if constexpr (ME::specialised) {
-          static_assert(std::is_same_v<Family, fe::Hex8>, "only hex8 has fast paths");
-          out = std::make_unique<Assembler<Exec, M, R, S>>(exec, p, op.material, mapping);
-        } else {
-          dispatch<TargetRegistry>(choice.target, [&](auto target) {
-            out = std::make_unique<FamilyAssembler<Exec, Family, Op, M, R, decltype(target), S>>(exec, p, ref, op,
-                                                                                                  mapping);
-          });
-        }
-      });
-    }
+    out = detail::Build<Exec, Family, S, Op, decltype(mentry)>::make(exec, p, ref, op, choice);
   });
   return out;
 }

@@ -17,10 +17,10 @@
 #include "kfem/assembly/race/atomic.hpp"
 #include "kfem/assembly/race/colored.hpp"
 #include "kfem/assembly/race/scatter.hpp"
-#include "kfem/assembly/target/csr_index.hpp"
-#include "kfem/assembly/target/csr_search.hpp"
 #include "kfem/assembly/mapping/team_per_element.hpp"
 #include "kfem/assembly/mapping/thread_per_element.hpp"
+#include "kfem/assembly/target/csr_index.hpp"
+#include "kfem/assembly/target/csr_search.hpp"
 #include "kfem/fe/family.hpp"
 
 namespace kfem {
@@ -66,6 +66,20 @@ using RaceRegistry = std::tuple<
 using TargetRegistry = std::tuple<
     Entry<target::Index, TargetKind::index>,
     Entry<target::Search, TargetKind::search>>;
+// The registry split by kind of mapping (tests iterate these: the hex8 fast paths on hex8 data,
+// the generic mappings on every family).
+template <template <class> class Pred, class Tuple>
+struct filter_entries;
+template <template <class> class Pred, class... Es>
+struct filter_entries<Pred, std::tuple<Es...>> {
+  using type = decltype(std::tuple_cat(std::conditional_t<Pred<Es>::value, std::tuple<Es>, std::tuple<>>{}...));
+};
+template <class E>
+struct is_fast_path : std::bool_constant<E::specialised> {};
+template <class E>
+struct is_generic : std::bool_constant<!E::specialised> {};
+using FastPathRegistry = filter_entries<is_fast_path, MappingRegistry>::type;
+using GenericMappingRegistry = filter_entries<is_generic, MappingRegistry>::type;
 // The (family, operator) pairs kfem solves.
 using FamilyRegistry = std::tuple<fe::Tri3, fe::Hex8, fe::Prism>;
 

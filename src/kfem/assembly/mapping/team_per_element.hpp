@@ -18,7 +18,7 @@ struct TeamPerElement {
   static constexpr const char* name = "team";
 
   template <class Exec, class Elements, class Op, class Target, class Adder>
-  void launch(const Exec& exec, const Elements& els, const Op& op, const Target& target, ordinal_t begin,
+  void launch(const Exec& exec, const Elements& els, const Op& op, const Target& where, ordinal_t begin,
               ordinal_t end, const Adder& add) const {
     using S = typename Elements::scalar_type;
     using F = typename Elements::family;
@@ -59,7 +59,7 @@ struct TeamPerElement {
           for (int i = 0; i < D; ++i)
             for (int j = 0; j < D; ++j) A.v[i][j] += w[0] * ga[i] * gb[j];
         }
-        const target::BlockRef blk = target(e, a, b);
+        const target::BlockRef blk = where(e, a, b);
         for (int c = 0; c < C; ++c)
           for (int d = 0; d < C; ++d) acc(blk(c, d), op(A, c, d));
       });

@@ -17,7 +17,7 @@ struct ThreadPerElement {
   static constexpr int strip = 4;  // 4 x dim^2 accumulators: registers, not local memory
 
   template <class Exec, class Elements, class Op, class Target, class Adder>
-  void launch(const Exec& exec, const Elements& els, const Op& op, const Target& target, ordinal_t begin,
+  void launch(const Exec& exec, const Elements& els, const Op& op, const Target& where, ordinal_t begin,
               ordinal_t end, const Adder& add) const {
     using S = typename Elements::scalar_type;
     using F = typename Elements::family;
@@ -44,7 +44,7 @@ struct ThreadPerElement {
             }
           }
           for (int k = 0; k < m; ++k) {
-            const target::BlockRef blk = target(e, a, b0 + k);
+            const target::BlockRef blk = where(e, a, b0 + k);
             for (int c = 0; c < C; ++c)
               for (int d = 0; d < C; ++d) acc(blk(c, d), op(A[k], c, d));
           }

@@ -9,6 +9,7 @@
 
 #include "kfem/assembly/lanes.hpp"
 #include "kfem/core/error.hpp"
+#include "kfem/assembly/target/block.hpp"
 #include "kfem/core/types.hpp"
 #include "kfem/fe/operator.hpp"
 

@@ -7,6 +7,7 @@
 #pragma once
 #include <Kokkos_Core.hpp>
 
+#include "kfem/assembly/target/block.hpp"
 #include "kfem/core/types.hpp"
 #include "kfem/fe/operator.hpp"
 

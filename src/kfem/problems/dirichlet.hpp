@@ -68,14 +68,18 @@ bool is_lower_storage(const Exec& exec, const CsrGraph<typename Exec::memory_spa
 // with c > r sits in row c as A(c, r), so a fixed row scatters into the free rows it holds, with
 // atomics (rounding then depends on the order). With all values 0 the result differs from the
 // homogeneous overload's only on the fixed diagonal.
-template <class Exec, class S>
-void apply_dirichlet(
-    const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
-    const Kokkos::View<S*, typename Exec::memory_space>& values,
-    const Kokkos::View<S*, typename Exec::memory_space>& rhs,
-    const Kokkos::View<const ordinal_t*, typename Exec::memory_space>& fixed_dofs,
-    const solve_detail::nondeduced_t<Kokkos::View<const S*, typename Exec::memory_space>>& fixed_values) {
+// FixedValues: any view convertible to View<const S*, Mem>. It is a template parameter of its own,
+// not a non-deduced alias: nvcc 13 names the extended lambdas of a function after its parameter
+// types and dropped the alias, so this overload's lambdas clashed with the homogeneous one's (a
+// call through a null pointer on Serial in CUDA builds).
+template <class Exec, class S, class FixedValues>
+void apply_dirichlet(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
+                     const Kokkos::View<S*, typename Exec::memory_space>& values,
+                     const Kokkos::View<S*, typename Exec::memory_space>& rhs,
+                     const Kokkos::View<const ordinal_t*, typename Exec::memory_space>& fixed_dofs,
+                     const FixedValues& fixed_values_in) {
   using Mem = typename Exec::memory_space;
+  const Kokkos::View<const S*, Mem> fixed_values = fixed_values_in;
   using policy = Kokkos::RangePolicy<Exec>;
   const bool lower = is_lower_storage(exec, A);
   Kokkos::View<unsigned char*, Mem> fixed("kfem::dirichlet_mask", A.num_rows);

@@ -68,53 +68,73 @@ bool is_lower_storage(const Exec& exec, const CsrGraph<typename Exec::memory_spa
 // with c > r sits in row c as A(c, r), so a fixed row scatters into the free rows it holds, with
 // atomics (rounding then depends on the order). With all values 0 the result differs from the
 // homogeneous overload's only on the fixed diagonal.
-// FixedValues: any view convertible to View<const S*, Mem>. It is a template parameter of its own,
-// not a non-deduced alias: nvcc 13 names the extended lambdas of a function after its parameter
-// types and dropped the alias, so this overload's lambdas clashed with the homogeneous one's (a
-// call through a null pointer on Serial in CUDA builds).
+namespace dirichlet_detail {
+// The two passes of the non-homogeneous conditions as named functors, not KOKKOS_LAMBDAs: in CUDA
+// builds nvcc's extended-lambda wrappers of this function template called a null pointer when run
+// on Serial (seen on the H200 with nvcc 13; the Cuda instances ran fine).
+template <class Mem, class S>
+struct Mark {
+  Kokkos::View<unsigned char*, Mem> fixed;
+  Kokkos::View<S*, Mem> g;
+  Kokkos::View<const ordinal_t*, Mem> dofs;
+  Kokkos::View<const S*, Mem> values;
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t i) const {
+    fixed(dofs(i)) = 1;
+    g(dofs(i)) = values(i);
+  }
+};
+
+template <class Mem, class S>
+struct Lift {
+  Kokkos::View<const offset_t*, Mem> row_map;
+  Kokkos::View<const ordinal_t*, Mem> cols;
+  Kokkos::View<S*, Mem> values, rhs;
+  Kokkos::View<const unsigned char*, Mem> fixed;
+  Kokkos::View<const S*, Mem> g;
+  bool lower;
+  // Row r reads and zeroes only its own entries, so lifting and zeroing share one pass; rhs of a
+  // free row may also receive scatters from fixed rows (lower storage only), hence the atomics.
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t r) const {
+    const bool row_fixed = fixed(r);
+    S lift = S(0), diag = S(1);
+    for (offset_t k = row_map(r); k < row_map(r + 1); ++k) {
+      const ordinal_t c = cols(k);
+      if (c == r) {
+        if (row_fixed && values(k) > S(0)) diag = values(k);
+        if (row_fixed) values(k) = diag;
+        continue;
+      }
+      const bool col_fixed = fixed(c);
+      if (!row_fixed && col_fixed) lift += values(k) * g(c);
+      if (lower && row_fixed && !col_fixed) Kokkos::atomic_add(&rhs(c), -values(k) * g(r));
+      if (row_fixed || col_fixed) values(k) = S(0);
+    }
+    if (row_fixed)
+      rhs(r) = diag * g(r);
+    else if (lower)
+      Kokkos::atomic_add(&rhs(r), -lift);
+    else
+      rhs(r) -= lift;
+  }
+};
+}  // namespace dirichlet_detail
+
+// FixedValues: any view convertible to View<const S*, Mem> (its own template parameter, so S is
+// deduced from `values` alone).
 template <class Exec, class S, class FixedValues>
 void apply_dirichlet(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
                      const Kokkos::View<S*, typename Exec::memory_space>& values,
                      const Kokkos::View<S*, typename Exec::memory_space>& rhs,
                      const Kokkos::View<const ordinal_t*, typename Exec::memory_space>& fixed_dofs,
-                     const FixedValues& fixed_values_in) {
+                     const FixedValues& fixed_values) {
   using Mem = typename Exec::memory_space;
-  const Kokkos::View<const S*, Mem> fixed_values = fixed_values_in;
   using policy = Kokkos::RangePolicy<Exec>;
   const bool lower = is_lower_storage(exec, A);
   Kokkos::View<unsigned char*, Mem> fixed("kfem::dirichlet_mask", A.num_rows);
   Kokkos::View<S*, Mem> g("kfem::dirichlet_values", A.num_rows);  // prescribed values, 0 on free DOFs
-  Kokkos::parallel_for(
-      "kfem::dirichlet_mark_values", policy(exec, 0, fixed_dofs.extent(0)), KOKKOS_LAMBDA(std::size_t i) {
-        fixed(fixed_dofs(i)) = 1;
-        g(fixed_dofs(i)) = fixed_values(i);
-      });
-  const auto row_map = A.row_map;
-  const auto cols = A.cols;
-  // Row r reads and zeroes only its own entries, so lifting and zeroing share one pass; rhs of a
-  // free row may also receive scatters from fixed rows (lower storage only), hence the atomics.
-  Kokkos::parallel_for(
-      "kfem::dirichlet_apply_values", policy(exec, 0, A.num_rows), KOKKOS_LAMBDA(ordinal_t r) {
-        const bool row_fixed = fixed(r);
-        S lift = S(0), diag = S(1);
-        for (offset_t k = row_map(r); k < row_map(r + 1); ++k) {
-          const ordinal_t c = cols(k);
-          if (c == r) {
-            if (row_fixed && values(k) > S(0)) diag = values(k);
-            if (row_fixed) values(k) = diag;
-            continue;
-          }
-          const bool col_fixed = fixed(c);
-          if (!row_fixed && col_fixed) lift += values(k) * g(c);
-          if (lower && row_fixed && !col_fixed) Kokkos::atomic_add(&rhs(c), -values(k) * g(r));
-          if (row_fixed || col_fixed) values(k) = S(0);
-        }
-        if (row_fixed)
-          rhs(r) = diag * g(r);
-        else if (lower)
-          Kokkos::atomic_add(&rhs(r), -lift);
-        else
-          rhs(r) -= lift;
-      });
+  Kokkos::parallel_for("kfem::dirichlet_mark_values", policy(exec, 0, fixed_dofs.extent(0)),
+                       dirichlet_detail::Mark<Mem, S>{fixed, g, fixed_dofs, fixed_values});
+  Kokkos::parallel_for("kfem::dirichlet_apply_values", policy(exec, 0, A.num_rows),
+                       dirichlet_detail::Lift<Mem, S>{A.row_map, A.cols, values, rhs, fixed, g, lower});
 }
 }  // namespace kfem

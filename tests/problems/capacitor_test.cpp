@@ -246,10 +246,10 @@ TYPED_TEST(Capacitance, AboveParallelPlateAndDecreasing) {
     const double W = kfem::field_energy(K, u);
     // The device forms agree with the host one, in full and in lower storage.
     const auto Kd = kfem::test::to_device<Mem>(K);
-    const auto Ld = kfem::test::to_device<Mem>(kfem::test::lower_part(K));
+    const auto Ld = kfem::test::to_device<Mem>(kfem::test::lower_of(K));
     EXPECT_NEAR(kfem::field_energy(TypeParam(), Kd.graph, Kd.values, phi), W, 1e-12 * W);
     EXPECT_NEAR(kfem::field_energy(TypeParam(), Ld.graph, Ld.values, phi), W, 1e-12 * W);
-    EXPECT_NEAR(kfem::field_energy(kfem::test::lower_part(K), u), W, 1e-12 * W);
+    EXPECT_NEAR(kfem::field_energy(kfem::test::lower_of(K), u), W, 1e-12 * W);
 
     const double C = kfem::capacitance_per_depth(W, V), ideal = kfem::ideal_capacitance_per_depth(eps, s);
     EXPECT_GT(C, 1.01 * ideal) << "refine " << refine;

@@ -135,7 +135,7 @@ TYPED_TEST(ApplyDirichletValues, MatchesHostLifting) {
     for (kfem::offset_t k = K.row_map[r]; k < K.row_map[r + 1]; ++k) want_rhs[r] -= K.vals[k] * g[K.cols[k]];
   }
   for (bool lower : {false, true}) {
-    const auto H = lower ? kfem::test::lower_part(K) : K;
+    const auto H = lower ? kfem::test::lower_of(K) : K;
     auto A = kfem::test::to_device<Mem>(H);
     const auto b = kfem::test::to_view<double, Mem>(rhs, "rhs");
     kfem::apply_dirichlet(TypeParam(), A.graph, A.values, b,
@@ -193,7 +193,7 @@ TYPED_TEST(ApplyDirichletValues, LiftedSolveIsExactForLinearField) {
       kfem::fixed_dofs_by_name(mesh, kfem::vertex_dof_map(mesh), 1, linear_on_boundary(mesh), "test");
   ASSERT_EQ(f.dofs.size(), std::size_t(4 * 8));
   for (bool lower : {false, true}) {
-    auto A = kfem::test::to_device<Mem>(lower ? kfem::test::lower_part(K) : K);
+    auto A = kfem::test::to_device<Mem>(lower ? kfem::test::lower_of(K) : K);
     const Kokkos::View<double*, Mem> b("b", K.num_rows), x("x", K.num_rows);
     kfem::apply_dirichlet(TypeParam(), A.graph, A.values, b,
                           kfem::test::to_view<ordinal_t, Mem>(f.dofs, "fixed"),
@@ -214,6 +214,6 @@ TYPED_TEST(ApplyDirichletValues, DetectsStorage) {
   const auto K = kfem::test::laplace_p1(kfem::make_tri_box(3, 3, 1.0, 1.0));
   EXPECT_FALSE(kfem::is_lower_storage(TypeParam(), kfem::test::to_device<Mem>(K).graph));
   EXPECT_TRUE(
-      kfem::is_lower_storage(TypeParam(), kfem::test::to_device<Mem>(kfem::test::lower_part(K)).graph));
+      kfem::is_lower_storage(TypeParam(), kfem::test::to_device<Mem>(kfem::test::lower_of(K)).graph));
 }
 }  // namespace

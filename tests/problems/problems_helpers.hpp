@@ -46,16 +46,4 @@ inline HostCsr<double> laplace_p1(const Mesh& mesh, double eps = 1.0) {
   return K;
 }
 
-inline HostCsr<double> lower_part(const HostCsr<double>& A) {
-  HostCsr<double> L;
-  L.num_rows = A.num_rows;
-  L.row_map.push_back(0);
-  for (ordinal_t r = 0; r < A.num_rows; ++r) {
-    for (offset_t k = A.row_map[r]; k < A.row_map[r + 1]; ++k)
-      if (A.cols[k] <= r) L.cols.push_back(A.cols[k]), L.vals.push_back(A.vals[k]);
-    L.row_map.push_back(offset_t(L.cols.size()));
-  }
-  return L;
-}
-
 }  // namespace kfem::test

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "kfem/core/error.hpp"
 #include "kfem/mesh/gmsh.hpp"
@@ -67,10 +68,10 @@ int cmd_run(const Deck& deck) {
   const json& mesh_info = model.info;
   PointRequest req = request(deck, model, deck.mappings.front(), deck.races.front(), deck.scalars.front());
   req.timed = true;
-  req.solve = deck.solve;
   req.exports = true;
-  const BoundarySetup checked = deck.solve ? boundary_setup(model, deck) : BoundarySetup{};  // bad names fail here,
-  (void)checked;                                                                              // before any allocation
+  std::optional<BoundarySetup> boundary;  // bad names fail here, before any allocation
+  if (deck.solve) req.boundary = &boundary.emplace(boundary_setup(model, deck));
+  req.solve = deck.solve;
   if (!deck.export_mesh.empty()) write_gmsh(mesh, deck.export_mesh);
   const Oracle oracle = make_oracle(model, deck);
   json res = run_point(model, deck, req, oracle);

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <type_traits>
 
 #include "backend.hpp"
@@ -210,7 +211,8 @@ json point(const Exec& exec, const Model& model, const Deck& deck, const PointRe
 
   if (req.solve) {
     ScopedRegion r("kfem::solve");
-    const BoundarySetup bc = boundary_setup(model, deck);
+    if (!req.boundary) throw std::logic_error("run_point: solve requested without a boundary setup");
+    const BoundarySetup& bc = *req.boundary;
     const auto to_dev = [](const auto& v, const char* label) {
       using T = typename std::decay_t<decltype(v)>::value_type;
       Kokkos::View<T*, Mem> d(std::string(label), v.size());

@@ -18,6 +18,7 @@ struct PointRequest {
   std::string backend;  // as in with_backend
   bool timed = true;    // warm-up + repetitions (bench) or a single assembly (verify)
   bool solve = false;   // boundary conditions + CG + problem read-outs (run)
+  const BoundarySetup* boundary = nullptr;  // with solve: the caller's, built (and its names checked) before allocation
   bool exports = false; // write the deck's output.export_* files (run, with or without --no-solve)
 };
 

@@ -30,12 +30,14 @@ class AssemblerBase {  // type-erased face for the driver's registry
 
 // The adder of compute_only: it stores a value only if it is NaN, which a valid element never
 // produces, so the compiler must still compute every entry while index loads and adds drop out.
+// It takes any target's key (a CSR slot, a DOF pair) and ignores it.
 template <class Values>
 struct Discard {
   Values v;
   KOKKOS_INLINE_FUNCTION const Discard& access() const { return *this; }
-  KOKKOS_INLINE_FUNCTION void operator()(slot_t s, typename Values::value_type x) const {
-    if (x != x) v(s) = x;
+  template <class Key>
+  KOKKOS_INLINE_FUNCTION void operator()(const Key&, typename Values::value_type x) const {
+    if (x != x) v(0) = x;
   }
 };
 

@@ -60,7 +60,7 @@ struct TeamPerElement {
           for (int i = 0; i < D; ++i)
             for (int j = 0; j < D; ++j) A.v[i][j] += w[0] * ga[i] * gb[j];
         }
-        const target::BlockRef blk = where(e, a, b);
+        const auto blk = where(e, a, b);
         for (int c = 0; c < C; ++c)
           for (int d = 0; d < C; ++d) acc(blk(c, d), op(A, c, d));
       });

@@ -45,7 +45,7 @@ struct ThreadPerElement {
             }
           }
           for (int k = 0; k < m; ++k) {
-            const target::BlockRef blk = where(e, a, b0 + k);
+            const auto blk = where(e, a, b0 + k);
             for (int c = 0; c < C; ++c)
               for (int d = 0; d < C; ++d) acc(blk(c, d), op(A[k], c, d));
           }

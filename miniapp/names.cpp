@@ -15,7 +15,9 @@ const std::vector<std::pair<std::string, MappingKind>> mappings = {
     {"warp4-vreduce", MappingKind::warp4_vreduce}, {"sym300", MappingKind::sym300},
     {"sym300x2", MappingKind::sym300x2},       {"pairs", MappingKind::pairs},
     {"sympairs", MappingKind::sympairs},       {"thread", MappingKind::thread},
-    {"team", MappingKind::team}};
+    {"team", MappingKind::team},               {"reg-jac", MappingKind::reg_jac},
+    {"reg-nojac", MappingKind::reg_nojac},     {"shm-jac", MappingKind::shm_jac},
+    {"shm-nojac", MappingKind::shm_nojac}};
 const std::vector<std::pair<std::string, TargetKind>> targets = {{"index", TargetKind::index},
                                                                  {"search", TargetKind::search}};
 const std::vector<std::pair<std::string, Renumbering>> renumberings = {

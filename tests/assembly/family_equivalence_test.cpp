@@ -85,16 +85,12 @@ void check_tri3(const Exec& exec) {
                                       assemble_reference_electrostatics(mesh, eps))));
 }
 
-// Prisms of every order on a distorted, renumbered box: 2x1x1 hexes (4 prisms) up to p = 3, then one
-// hex (2 prisms sharing a quadrilateral face) to keep the p^6 cost of the checks small.
+// Prisms of every order on a distorted, renumbered box (fixture.hpp).
 template <class Exec, class S>
 void check_prisms(const Exec& exec) {
   const fe::Elasticity<S> op{Isotropic<S>{S(steel().lambda), S(steel().mu)}};
   for (int p = prism::min_order; p <= prism::max_order; ++p) {
-    Mesh mesh = make_prism_box(p <= 3 ? BoxSpec{2, 1, 1, 2.0, 1.0, 1.0} : BoxSpec{1, 1, 1, 1.0, 1.0, 1.0});
-    distort(mesh, 0.15, 7);
-    for (auto& x : mesh.nodes) x[0] += 40.0, x[2] -= 25.0;
-    mesh = shuffle_elements(renumber_nodes(mesh, node_permutation(mesh, Renumbering::random, 11)), 13);
+    const Mesh mesh = distorted_prism_box(p);
     const DofMap dm = prism_dof_map(mesh, p);
     EXPECT_EQ(generic_combinations,
               (check_generic<Exec, S, fe::Prism>(exec, mesh, dm, fe::host_reference(fe::Prism{}, p), op,

@@ -4,11 +4,19 @@
 //                   target::Search, double> a(exec, problem, reference, op);
 //   a.assemble(values);
 #pragma once
+#include <type_traits>
+
 #include "kfem/assembly/assembler.hpp"
 #include "kfem/assembly/family_data.hpp"
 #include "kfem/fe/operator.hpp"
 
 namespace kfem {
+// Mappings that read host-prepared Jacobian terms (banas' NOJAC) say `host_geometry = true`.
+template <class M, class = void>
+struct needs_host_jacobian : std::false_type {};
+template <class M>
+struct needs_host_jacobian<M, std::void_t<decltype(M::host_geometry)>> : std::bool_constant<M::host_geometry> {};
+
 template <class Exec, class Family, class Op, class Mapping, class Race, class TargetTag, class S>
 class FamilyAssembler final : public RaceDriven<Exec, Race, S> {
  public:
@@ -23,6 +31,7 @@ class FamilyAssembler final : public RaceDriven<Exec, Race, S> {
       : RaceDriven<Exec, Race, S>(exec, p), op_(op), mapping_(mapping) {
     if (p.components() != Op::components) throw std::logic_error("problem and operator disagree on DOFs per node");
     els_ = make_family_elements<Family, S, Layout>(exec, p.mesh.coords, p.mesh.conn, p.dofs, this->launch_order(p), ref);
+    if constexpr (needs_host_jacobian<Mapping>::value) prepare_host_jacobian(exec, els_);
     target_ = Target::make(exec, els_.nodes, p.graph);
     exec.fence();
   }

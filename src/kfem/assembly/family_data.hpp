@@ -5,7 +5,9 @@
 #pragma once
 #include <Kokkos_Core.hpp>
 
+#include "kfem/core/error.hpp"
 #include "kfem/core/types.hpp"
+#include "kfem/fe/operator.hpp"
 #include "kfem/fe/family.hpp"
 
 namespace kfem {
@@ -18,6 +20,9 @@ struct FamilyElements {
   Kokkos::View<S**, Layout, MemorySpace> coords;         // ne x (vertices * dim)
   Kokkos::View<ordinal_t**, Layout, MemorySpace> nodes;  // ne x N_sh
   fe::Reference<Family, S, MemorySpace> ref;
+  // NOJAC mappings only: w det J and J^-1 (row-major) at every point, ne x nq x (1 + dim^2),
+  // prepared on the host (prepare_host_jacobian) and sent to the device.
+  Kokkos::View<S***, Kokkos::LayoutRight, MemorySpace> jacobian;
 };
 
 // coords: mesh nodes (x, y, z); conn: mesh vertices of every element; dofs: DOF nodes of every
@@ -44,5 +49,42 @@ FamilyElements<Family, S, Layout, typename Exec::memory_space> make_family_eleme
     for (int a = 0; a < nsh; ++a) out.nodes(e, a) = dofs(src, a);
   });
   return d;
+}
+
+// banas' NOJAC input: the Jacobian terms of every element and point computed on the host (in double,
+// from the coordinates as launched) and copied to the device. Throws InputError for det J <= 0.
+template <class Exec, class Family, class S, class Layout, class Mem>
+void prepare_host_jacobian(const Exec& exec, FamilyElements<Family, S, Layout, Mem>& els) {
+  constexpr int D = Family::dim, V = Family::vertices, G = 1 + D * D;
+  const int nq = els.ref.num_qp();
+  const auto coords = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), els.coords);
+  fe::Reference<Family, double, Kokkos::HostSpace> href;
+  href.order = els.ref.order, href.nsh = els.ref.nsh, href.nq = els.ref.nq;
+  href.weight = Kokkos::View<double*, Kokkos::HostSpace>("kfem::href_weight", els.ref.weight.extent(0));
+  href.dgeo = decltype(href.dgeo)("kfem::href_dgeo", els.ref.dgeo.extent(0), els.ref.dgeo.extent(1), els.ref.dgeo.extent(2));
+  {
+    const auto w = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), els.ref.weight);
+    const auto g = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), els.ref.dgeo);
+    for (std::size_t i = 0; i < w.extent(0); ++i) href.weight(i) = double(w(i));
+    for (std::size_t i = 0; i < g.extent(0); ++i)
+      for (std::size_t j = 0; j < g.extent(1); ++j)
+        for (std::size_t k = 0; k < g.extent(2); ++k) href.dgeo(i, j, k) = double(g(i, j, k));
+  }
+  els.jacobian = decltype(els.jacobian)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::host_jacobian"),
+                                        els.num_elements, nq, G);
+  auto h = Kokkos::create_mirror_view(els.jacobian);
+  for (ordinal_t e = 0; e < els.num_elements; ++e) {
+    double X[V * D];
+    for (int i = 0; i < V * D; ++i) X[i] = double(coords(e, i));
+    for (int q = 0; q < nq; ++q) {
+      double Jinv[D][D];
+      const double wd = fe::geometry<Family>(href, X, q, Jinv);
+      if (!(wd > 0)) throw InputError("element " + std::to_string(e) + ": det J <= 0 at quadrature point " + std::to_string(q));
+      h(e, q, 0) = S(wd);
+      for (int i = 0; i < D; ++i)
+        for (int j = 0; j < D; ++j) h(e, q, 1 + D * i + j) = S(Jinv[i][j]);
+    }
+  }
+  Kokkos::deep_copy(exec, els.jacobian, h);
 }
 }  // namespace kfem

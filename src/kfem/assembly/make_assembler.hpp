@@ -46,8 +46,8 @@ struct Build {  // the mapping does not serve the family
   template <class Ref>
   static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec&, const Problem<Exec>&, const Ref&,
                                                       const Op&, const AssemblerChoice&) {
-    throw InputError(std::string("this mapping is a hex8 fast path; it does not serve ") + Family::name +
-                     " meshes");
+    throw InputError(std::string(ME::specialised ? "this mapping is a hex8 fast path" : "this mapping is written for prisms") +
+                     "; it does not serve " + Family::name + " meshes");
   }
 };
 

@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "kfem/assembly/mapping/banas_blocks.hpp"
 #include "kfem/assembly/mapping/hex8_pairs.hpp"
 #include "kfem/assembly/mapping/hex8_ppni.hpp"
 #include "kfem/assembly/mapping/hex8_sym300.hpp"
@@ -26,20 +27,29 @@
 namespace kfem {
 enum class MappingKind {
   element, warp4, warp8, ppni4, ppni8, twokernel, warp4_scratch, warp4_atomic, warp4_vreduce, sym300, sym300x2, pairs, sympairs,
-  thread, team
+  thread, team, reg_jac, reg_nojac, shm_jac, shm_nojac
 };
 enum class RaceKind { colored, atomic, scatter };
 enum class TargetKind { index, search };
 
-template <class Tag, auto Kind, class... Families>
-struct Entry {
+// A registry entry: the strategy's tag, its kind and the families it serves (none listed = every
+// family). `specialised` marks a fast path with its own element data and kernels (the hex8 ones);
+// the others run through the generic FamilyAssembler.
+template <class Tag, auto Kind, bool OwnData, class... Families>
+struct EntryOf {
   using type = Tag;
   static constexpr auto kind = Kind;
-  // A fast path written for the listed families only (their own element data and kernels).
-  static constexpr bool specialised = sizeof...(Families) > 0;
+  static constexpr bool specialised = OwnData;
+  static constexpr bool every_family = sizeof...(Families) == 0;
   template <class Family>
-  static constexpr bool serves = !specialised || (std::is_same_v<Family, Families> || ...);
+  static constexpr bool serves = every_family || (std::is_same_v<Family, Families> || ...);
 };
+// A fast path when families are listed (hex8's own data), else generic for every family.
+template <class Tag, auto Kind, class... Families>
+using Entry = EntryOf<Tag, Kind, (sizeof...(Families) > 0), Families...>;
+// A generic mapping (FamilyAssembler, family tables) that serves the listed families only.
+template <class Tag, auto Kind, class... Families>
+using FamilyEntry = EntryOf<Tag, Kind, false, Families...>;
 
 using JR = mapping::JacobianReduction;
 using MappingRegistry = std::tuple<
@@ -57,7 +67,12 @@ using MappingRegistry = std::tuple<
     Entry<mapping::Hex8Pairs<false>, MappingKind::pairs, fe::Hex8>,
     Entry<mapping::Hex8Pairs<true>, MappingKind::sympairs, fe::Hex8>,
     Entry<mapping::ThreadPerElement, MappingKind::thread>,
-    Entry<mapping::TeamPerElement, MappingKind::team>>;
+    Entry<mapping::TeamPerElement, MappingKind::team>,
+    // banas et al.'s prism integration kernels (Algorithms 3-4): generic code, listed for prisms.
+    FamilyEntry<mapping::BanasBlocks<mapping::Accumulate::registers, mapping::Jacobian::device>, MappingKind::reg_jac, fe::Prism>,
+    FamilyEntry<mapping::BanasBlocks<mapping::Accumulate::registers, mapping::Jacobian::host>, MappingKind::reg_nojac, fe::Prism>,
+    FamilyEntry<mapping::BanasBlocks<mapping::Accumulate::shared, mapping::Jacobian::device>, MappingKind::shm_jac, fe::Prism>,
+    FamilyEntry<mapping::BanasBlocks<mapping::Accumulate::shared, mapping::Jacobian::host>, MappingKind::shm_nojac, fe::Prism>>;
 using RaceRegistry = std::tuple<
     Entry<race::Colored, RaceKind::colored>,
     Entry<race::Atomic, RaceKind::atomic>,
@@ -77,9 +92,14 @@ struct filter_entries<Pred, std::tuple<Es...>> {
 template <class E>
 struct is_fast_path : std::bool_constant<E::specialised> {};
 template <class E>
-struct is_generic : std::bool_constant<!E::specialised> {};
+struct is_generic : std::bool_constant<!E::specialised && E::every_family> {};
+template <class E>
+struct is_prism_integration : std::bool_constant<!E::specialised && !E::every_family && E::template serves<fe::Prism>> {};
 using FastPathRegistry = filter_entries<is_fast_path, MappingRegistry>::type;
+// Generic mappings that serve every family (thread, team).
 using GenericMappingRegistry = filter_entries<is_generic, MappingRegistry>::type;
+// Generic mappings written for the prism integration study (banas: REG/SHM x JAC/NOJAC, GEMM).
+using PrismMappingRegistry = filter_entries<is_prism_integration, MappingRegistry>::type;
 // The (family, operator) pairs kfem solves.
 using FamilyRegistry = std::tuple<fe::Tri3, fe::Hex8, fe::Prism>;
 

@@ -1,0 +1,191 @@
+// Work mappings `reg-jac`, `reg-nojac`, `shm-jac`, `shm-nojac`: banas et al.'s Algorithms 3 and 4 on
+// Kokkos teams. A team integrates one element at a time; its threads own the components x components
+// blocks (a, b) of Ke. The blocks are split into parts; for every part the team loops over the
+// quadrature points and, per point, (1) gets the geometry (JAC: one thread computes J, det J and
+// J^-1 from the vertices; NOJAC: reads w det J and J^-1 that the host prepared for every element and
+// point), (2) computes the physical gradients of all shape functions together, (3) each thread
+// updates its blocks. REG keeps a thread's blocks in registers (one per thread on a GPU, so many
+// parts: the paper's redundant geometry and gradient work per part); SHM keeps several blocks per
+// thread in team scratch (fewer parts). Kernel parameters come from the device (parameters()).
+#pragma once
+#include <Kokkos_Core.hpp>
+#include <cstddef>
+#include <string>
+
+#include "kfem/assembly/lanes.hpp"
+#include "kfem/assembly/target/block.hpp"
+#include "kfem/core/error.hpp"
+#include "kfem/core/types.hpp"
+#include "kfem/fe/operator.hpp"
+
+namespace kfem::mapping {
+enum class Accumulate { registers, shared };  // REG | SHM
+enum class Jacobian { device, host };         // JAC | NOJAC
+
+// What the host decides from the queried device (banas §4.2, Tables 3-4).
+struct BanasParameters {
+  int team_size = 1;          // threads per team: a multiple of 64 on a GPU, 1 on a host backend
+  int blocks_per_thread = 1;  // blocks a thread owns per part
+  int parts = 1;              // parts of Ke, each one pass over the quadrature points
+  int elements_per_team = 1;  // elements a team integrates one after the other
+  std::size_t scratch_bytes = 0;
+};
+
+template <Accumulate Acc, Jacobian Jac>
+struct BanasBlocks {
+  using layout = Kokkos::LayoutRight;  // a team reads one element's data at once
+  static constexpr const char* name = Acc == Accumulate::registers ? (Jac == Jacobian::device ? "reg-jac" : "reg-nojac")
+                                                                   : (Jac == Jacobian::device ? "shm-jac" : "shm-nojac");
+  static constexpr bool host_geometry = Jac == Jacobian::host;  // FamilyElements::jacobian is needed
+
+  // Blocks in registers per thread: one on a GPU (the paper's REG), a strip of 4 on a host backend,
+  // where a team is one thread and a single block per pass would repeat the point loop N_sh^2 times.
+  template <class Exec>
+  static constexpr int register_blocks() {
+    return lanes::on_host<Exec> ? 4 : 1;
+  }
+
+  // Team size: the largest multiple of 64 up to 512 the device allows (fewer for small elements);
+  // SHM: as many blocks per thread as the team scratch left after the per-point data holds.
+  template <class Exec, class S, int D>
+  static BanasParameters parameters(int n, int vertices, ordinal_t elements, int max_team) {
+    BanasParameters k;
+    const long blocks = long(n) * n;
+    const std::size_t fixed = sizeof(S) * (std::size_t(vertices) * D + 1 + D * D + std::size_t(n) * D);
+    const std::size_t cap = std::size_t(Kokkos::TeamPolicy<Exec>::scratch_size_max(0));
+    if (lanes::on_host<Exec>) {
+      k.team_size = 1;
+    } else {
+      const long want = (blocks + 63) / 64 * 64;
+      const int top = (max_team < 512 ? max_team : 512) / 64 * 64;
+      k.team_size = int(want < top ? want : top);
+      if (k.team_size < 64) k.team_size = 64;
+    }
+    const long per_pass = long(k.team_size) * (Acc == Accumulate::registers ? register_blocks<Exec>() : 1);
+    if (Acc == Accumulate::shared) {
+      if (fixed + sizeof(S) * D * D * std::size_t(k.team_size) > cap)
+        throw InputError(std::string(name) + ": " + std::to_string(k.team_size) + " threads need more team scratch than the device's " +
+                         std::to_string(cap) + " bytes");
+      const long fit = long((cap - fixed) / (sizeof(S) * D * D * std::size_t(k.team_size)));
+      const long need = (blocks + per_pass - 1) / per_pass;
+      k.blocks_per_thread = int(fit < need ? fit : need);
+      k.scratch_bytes = fixed + sizeof(S) * D * D * std::size_t(k.team_size) * k.blocks_per_thread;
+    } else {
+      k.blocks_per_thread = register_blocks<Exec>();
+      k.scratch_bytes = fixed;
+    }
+    if (k.scratch_bytes > cap)
+      throw InputError(std::string(name) + ": " + std::to_string(k.scratch_bytes) + " bytes of team scratch exceed the device's " +
+                       std::to_string(cap));
+    const long per_part = long(k.team_size) * k.blocks_per_thread;
+    k.parts = int((blocks + per_part - 1) / per_part);
+    // The paper minimises elements per team to keep the most teams active; Kokkos leagues are not
+    // limited the way 2012 OpenCL grids were, so one element per team unless the league overflows.
+    const long max_league = 2147483647L;
+    k.elements_per_team = int((long(elements) + max_league - 1) / max_league);
+    if (k.elements_per_team < 1) k.elements_per_team = 1;
+    return k;
+  }
+
+  template <class Exec, class Elements, class Op, class Target, class Adder>
+  void launch(const Exec& exec, const Elements& els, const Op& op, const Target& where, ordinal_t begin,
+              ordinal_t end, const Adder& add) const {
+    using S = typename Elements::scalar_type;
+    using F = typename Elements::family;
+    using Policy = Kokkos::TeamPolicy<Exec>;
+    using Member = typename Policy::member_type;
+    constexpr int D = F::dim, V = F::vertices, C = Op::components, G = 1 + D * D;
+    constexpr int RB = Acc == Accumulate::registers ? register_blocks<Exec>() : 1;
+    constexpr bool shm = Acc == Accumulate::shared;
+    constexpr bool read_jacobian = Jac == Jacobian::host;
+    if (end <= begin) return;
+    const int n = els.ref.num_nodes(), nq = els.ref.num_qp();
+    if (read_jacobian && els.jacobian.extent(0) != std::size_t(els.num_elements))
+      throw std::logic_error(std::string(name) + ": the host-prepared Jacobian terms are missing");
+    const BanasParameters k = parameters<Exec, S, D>(n, V, end - begin, max_team_size<Exec>());
+    const int ept = k.elements_per_team, bpt = k.blocks_per_thread, parts = k.parts;
+    const ordinal_t league = (end - begin + ept - 1) / ept;
+    const std::size_t scratch = k.scratch_bytes;
+    Policy policy(exec, league, k.team_size);
+    Kokkos::parallel_for(std::string("kfem::assemble[") + name + "]", policy.set_scratch_size(0, Kokkos::PerTeam(scratch)),
+                         KOKKOS_LAMBDA(const Member& t) {
+      S* const X = static_cast<S*>(t.team_scratch(0).get_shmem(scratch));  // vertices
+      S* const W = X + V * D;                                               // w det J, J^-1 at the point
+      S* const Gq = W + G;                                                  // n x D physical gradients
+      S* const Acc2 = Gq + n * D;                                           // SHM: team x bpt blocks
+      const int tid = t.team_rank(), ts = t.team_size();
+      const long blocks = long(n) * n;
+      const auto acc = add.access();
+      for (int k2 = 0; k2 < ept; ++k2) {
+        const ordinal_t e = begin + ordinal_t(t.league_rank()) * ept + k2;
+        if (e >= end) break;  // uniform over the team
+        if (!read_jacobian) {
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(t, V * D), [&](int i) { X[i] = els.coords(e, i); });
+          t.team_barrier();
+        }
+        for (int part = 0; part < parts; ++part) {
+          const long first = long(part) * ts * bpt;
+          fe::Products<S, D> R[RB] = {};  // REG accumulators
+          if (shm)
+            for (int j = 0; j < bpt; ++j)
+              for (int i = 0; i < D * D; ++i) Acc2[(j * ts + tid) * D * D + i] = S(0);
+          for (int q = 0; q < nq; ++q) {
+            if (read_jacobian) {
+              Kokkos::parallel_for(Kokkos::TeamThreadRange(t, G), [&](int i) { W[i] = els.jacobian(e, q, i); });
+            } else {
+              Kokkos::single(Kokkos::PerTeam(t), [&]() {
+                S Jinv[D][D];
+                W[0] = fe::geometry<F>(els.ref, X, q, Jinv);
+                for (int i = 0; i < D; ++i)
+                  for (int j = 0; j < D; ++j) W[1 + D * i + j] = Jinv[i][j];
+              });
+            }
+            t.team_barrier();
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n), [&](int a) {
+              fe::gradient<F>(els.ref, reinterpret_cast<const S(*)[D]>(W + 1), q, a, Gq + a * D);
+            });
+            t.team_barrier();
+            const S w = W[0];
+            for (int j = 0; j < (shm ? bpt : RB); ++j) {
+              const long blk = first + long(j) * ts + tid;  // consecutive threads, consecutive blocks
+              if (blk >= blocks) break;
+              const int a = int(blk / n), b = int(blk % n);
+              S* out = shm ? Acc2 + (j * ts + tid) * D * D : &R[j].v[0][0];
+              for (int i = 0; i < D; ++i) {
+                const S ga = w * Gq[a * D + i];
+                for (int l = 0; l < D; ++l) out[i * D + l] += ga * Gq[b * D + l];
+              }
+            }
+            t.team_barrier();  // the next point overwrites W and Gq
+          }
+          for (int j = 0; j < (shm ? bpt : RB); ++j) {
+            const long blk = first + long(j) * ts + tid;
+            if (blk >= blocks) break;
+            const int a = int(blk / n), b = int(blk % n);
+            fe::Products<S, D> A;
+            const S* in = shm ? Acc2 + (j * ts + tid) * D * D : &R[j].v[0][0];
+            for (int i = 0; i < D; ++i)
+              for (int l = 0; l < D; ++l) A.v[i][l] = in[i * D + l];
+            const auto to = where(e, a, b);
+            for (int c = 0; c < C; ++c)
+              for (int d = 0; d < C; ++d) acc(to(c, d), op(A, c, d));
+          }
+        }
+        t.team_barrier();  // X is reloaded for the next element
+      }
+    });
+  }
+
+  // Threads per team the device allows for these kernels (a conservative bound without the
+  // functor: Kokkos' recommended maximum for a team policy of this execution space).
+  template <class Exec>
+  static int max_team_size() {
+    if (lanes::on_host<Exec>) return 1;
+    return Kokkos::TeamPolicy<Exec>(1, Kokkos::AUTO).team_size_max(TeamProbe{}, Kokkos::ParallelForTag());
+  }
+  struct TeamProbe {
+    template <class Member>
+    KOKKOS_INLINE_FUNCTION void operator()(const Member&) const {}
+  };
+};
+}  // namespace kfem::mapping

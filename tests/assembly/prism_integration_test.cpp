@@ -1,0 +1,126 @@
+// The prism integration mappings (banas' REG/SHM x JAC/NOJAC, ...) on every enabled backend:
+// every element matrix against the textbook oracle with the same quadrature, and the assembled CSR
+// through every race handling and target against the global oracle. Orders 1..4 on host backends
+// (the CI budget: a host team is one thread, so REG repeats the point loop N_sh^2 / 4 times),
+// 1..7 on a GPU.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "assembly/fixture.hpp"
+#include "backends.hpp"
+#include "kfem/assembly/element_matrices.hpp"
+#include "kfem/assembly/make_assembler.hpp"
+#include "kfem/dofs/dof_map.hpp"
+#include "kfem/mesh/box.hpp"
+
+namespace kfem::test {
+namespace {
+template <class Space>
+class PrismIntegration : public ::testing::Test {};
+TYPED_TEST_SUITE(PrismIntegration, ExecSpaces, SpaceName);
+
+template <class S>
+constexpr double tolerance() {
+  return std::is_same<S, float>::value ? 1e-5 : 1e-12;
+}
+
+template <class Exec>
+int max_order() {
+  return lanes::on_host<Exec> ? 4 : prism::max_order;
+}
+
+// Ke of every element by every prism mapping vs reference_prism_matrix; returns the mappings run.
+template <class Exec, class S>
+int check_element_matrices(const Exec& exec, int p) {
+  using Mem = typename Exec::memory_space;
+  const Mesh mesh = distorted_prism_box(p);
+  const DofMap dm = prism_dof_map(mesh, p);
+  const Problem<Exec> prob = make_family_problem(exec, mesh, dm, 3);
+  const auto ref = fe::to_device<fe::Prism, S>(exec, fe::host_reference(fe::Prism{}, p));
+  const fe::Elasticity<S> op{Isotropic<S>{S(steel().lambda), S(steel().mu)}};
+  const prism::Basis& basis = prism::tabulate(p);
+  const ordinal_t ne = mesh.num_elements();
+  const std::size_t n = 3 * std::size_t(basis.nsh);
+  std::vector<std::vector<double>> want(ne);
+  for (ordinal_t e = 0; e < ne; ++e) reference_prism_matrix(basis, prism_coords(mesh, e), steel(), want[e]);
+  int run = 0;
+  for_each_entry<PrismMappingRegistry>([&](auto mentry) {
+    using M = typename decltype(mentry)::type;
+    SCOPED_TRACE(::testing::Message() << M::name << " p=" << p);
+    auto els = make_family_elements<fe::Prism, S, typename M::layout>(exec, prob.mesh.coords, prob.mesh.conn,
+                                                                        prob.dofs, prob.natural, ref);
+    if constexpr (needs_host_jacobian<M>::value) prepare_host_jacobian(exec, els);
+    Kokkos::View<S*, Mem> out("Ae", ne * n * n);
+    Kokkos::deep_copy(out, S(-12345));  // poison: element_matrices zeroes what it writes
+    element_matrices(exec, M{}, els, op, 0, ne, out);
+    exec.fence();
+    const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+    double worst = 0;
+    for (ordinal_t e = 0; e < ne; ++e) {
+      double scale = 0;
+      for (double v : want[e]) scale = std::max(scale, std::abs(v));
+      for (std::size_t i = 0; i < n * n; ++i)
+        worst = std::max(worst, std::abs(double(h(e * n * n + i)) - want[e][i]) / scale);
+    }
+    EXPECT_LE(worst, tolerance<S>());
+    ++run;
+  });
+  return run;
+}
+
+// The global CSR through every race handling and target (orders 1 and 2).
+template <class Exec, class S>
+void check_assembled(const Exec& exec, int p) {
+  const Mesh mesh = distorted_prism_box(p);
+  const DofMap dm = prism_dof_map(mesh, p);
+  Problem<Exec> prob = make_family_problem(exec, mesh, dm, 3);
+  set_coloring(exec, prob, greedy_coloring(mesh));
+  const auto ref = fe::to_device<fe::Prism, S>(exec, fe::host_reference(fe::Prism{}, p));
+  const fe::Elasticity<S> op{Isotropic<S>{S(steel().lambda), S(steel().mu)}};
+  const HostCsr<double> oracle = assemble_reference_elasticity(mesh, dm, steel());
+  Kokkos::View<S*, typename Exec::memory_space> values("values", prob.graph.dof.nnz());
+  for_each_entry<PrismMappingRegistry>([&](auto mentry) {
+    for_each_entry<RaceRegistry>([&](auto rentry) {
+      for_each_entry<TargetRegistry>([&](auto tentry) {
+        SCOPED_TRACE(::testing::Message() << decltype(mentry)::type::name << " p=" << p << " race "
+                                          << int(rentry.kind) << " target " << int(tentry.kind));
+        const auto a = make_assembler<Exec, fe::Prism, S>(exec, prob, ref, op,
+                                                          AssemblerChoice{mentry.kind, rentry.kind, tentry.kind});
+        Kokkos::deep_copy(values, S(-12345));
+        a->assemble(values);
+        exec.fence();
+        const MatrixDiff d = compare(kfem::to_host(prob.graph.dof, values), oracle);
+        EXPECT_TRUE(d.same_pattern);
+        EXPECT_LE(d.max_rel, tolerance<S>());
+      });
+    });
+  });
+}
+
+constexpr int prism_mappings = std::tuple_size_v<PrismMappingRegistry>;
+
+TYPED_TEST(PrismIntegration, ElementMatricesDouble) {
+  for (int p = 1; p <= max_order<TypeParam>(); ++p)
+    EXPECT_EQ(prism_mappings, (check_element_matrices<TypeParam, double>(TypeParam(), p)));
+}
+TYPED_TEST(PrismIntegration, ElementMatricesFloat) {
+  for (int p = 1; p <= max_order<TypeParam>(); ++p)
+    EXPECT_EQ(prism_mappings, (check_element_matrices<TypeParam, float>(TypeParam(), p)));
+}
+TYPED_TEST(PrismIntegration, AssembledDouble) {
+  for (int p = 1; p <= 2; ++p) check_assembled<TypeParam, double>(TypeParam(), p);
+}
+TYPED_TEST(PrismIntegration, AssembledFloat) {
+  for (int p = 1; p <= 2; ++p) check_assembled<TypeParam, float>(TypeParam(), p);
+}
+
+TEST(PrismIntegrationRegistry, ServesPrismsOnly) {
+  EXPECT_EQ(4, prism_mappings);
+  EXPECT_TRUE(serves<fe::Prism>(MappingKind::shm_jac));
+  EXPECT_FALSE(serves<fe::Hex8>(MappingKind::reg_nojac));
+  EXPECT_FALSE(serves<fe::Tri3>(MappingKind::reg_jac));
+}
+}  // namespace
+}  // namespace kfem::test

@@ -17,7 +17,7 @@ const std::vector<std::pair<std::string, MappingKind>> mappings = {
     {"sympairs", MappingKind::sympairs},       {"thread", MappingKind::thread},
     {"team", MappingKind::team},               {"reg-jac", MappingKind::reg_jac},
     {"reg-nojac", MappingKind::reg_nojac},     {"shm-jac", MappingKind::shm_jac},
-    {"shm-nojac", MappingKind::shm_nojac}};
+    {"shm-nojac", MappingKind::shm_nojac},     {"gemm", MappingKind::gemm}};
 const std::vector<std::pair<std::string, TargetKind>> targets = {{"index", TargetKind::index},
                                                                  {"search", TargetKind::search}};
 const std::vector<std::pair<std::string, Renumbering>> renumberings = {

@@ -1,4 +1,4 @@
-// The prism integration mappings (banas' REG/SHM x JAC/NOJAC, ...) on every enabled backend:
+// The prism integration mappings (banas' REG/SHM x JAC/NOJAC and the GEMM formulation) on every enabled backend:
 // every element matrix against the textbook oracle with the same quadrature, and the assembled CSR
 // through every race handling and target against the global oracle. Orders 1..4 on host backends
 // (the CI budget: a host team is one thread, so REG repeats the point loop N_sh^2 / 4 times),
@@ -117,7 +117,7 @@ TYPED_TEST(PrismIntegration, AssembledFloat) {
 }
 
 TEST(PrismIntegrationRegistry, ServesPrismsOnly) {
-  EXPECT_EQ(4, prism_mappings);
+  EXPECT_EQ(5, prism_mappings);
   EXPECT_TRUE(serves<fe::Prism>(MappingKind::shm_jac));
   EXPECT_FALSE(serves<fe::Hex8>(MappingKind::reg_nojac));
   EXPECT_FALSE(serves<fe::Tri3>(MappingKind::reg_jac));

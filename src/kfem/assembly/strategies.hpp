@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "kfem/assembly/mapping/banas_blocks.hpp"
+#include "kfem/assembly/mapping/gemm_blocks.hpp"
 #include "kfem/assembly/mapping/hex8_pairs.hpp"
 #include "kfem/assembly/mapping/hex8_ppni.hpp"
 #include "kfem/assembly/mapping/hex8_sym300.hpp"
@@ -27,7 +28,7 @@
 namespace kfem {
 enum class MappingKind {
   element, warp4, warp8, ppni4, ppni8, twokernel, warp4_scratch, warp4_atomic, warp4_vreduce, sym300, sym300x2, pairs, sympairs,
-  thread, team, reg_jac, reg_nojac, shm_jac, shm_nojac
+  thread, team, reg_jac, reg_nojac, shm_jac, shm_nojac, gemm
 };
 enum class RaceKind { colored, atomic, scatter };
 enum class TargetKind { index, search };
@@ -72,7 +73,8 @@ using MappingRegistry = std::tuple<
     FamilyEntry<mapping::BanasBlocks<mapping::Accumulate::registers, mapping::Jacobian::device>, MappingKind::reg_jac, fe::Prism>,
     FamilyEntry<mapping::BanasBlocks<mapping::Accumulate::registers, mapping::Jacobian::host>, MappingKind::reg_nojac, fe::Prism>,
     FamilyEntry<mapping::BanasBlocks<mapping::Accumulate::shared, mapping::Jacobian::device>, MappingKind::shm_jac, fe::Prism>,
-    FamilyEntry<mapping::BanasBlocks<mapping::Accumulate::shared, mapping::Jacobian::host>, MappingKind::shm_nojac, fe::Prism>>;
+    FamilyEntry<mapping::BanasBlocks<mapping::Accumulate::shared, mapping::Jacobian::host>, MappingKind::shm_nojac, fe::Prism>,
+    FamilyEntry<mapping::GemmBlocks, MappingKind::gemm, fe::Prism>>;
 using RaceRegistry = std::tuple<
     Entry<race::Colored, RaceKind::colored>,
     Entry<race::Atomic, RaceKind::atomic>,

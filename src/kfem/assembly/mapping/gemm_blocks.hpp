@@ -1,0 +1,133 @@
+// Work mapping `gemm` (beyond banas): with isotropic elasticity every block (a, b) of Ke is a
+// combination of the node-pair products A_ab = sum_q w_q det J_q g_a g_b^T, so all of them together
+// are one symmetric rank-N_Q product P = Gw^T G of the (N_Q x dim N_sh) matrix of physical gradients
+// (Gw: weighted by w det J) with itself, plus the operator's O(N_sh^2) combination. A team computes
+// P like a shared-memory GEMM: the output is cut into tiles of tile x tile nodes, only tiles on or
+// above the diagonal (P is symmetric: half the work, the mirrored block written from the same
+// products); for each tile the points stream through team scratch in chunks, the gradients of the
+// tile's row and column nodes computed there once per chunk, and each thread accumulates an M x M
+// micro-tile of node pairs in registers (9 FMAs per pair and point; banas' Algorithm 3/4 spend 63 per
+// block plus the gradients again for every part).
+#pragma once
+#include <Kokkos_Core.hpp>
+#include <cstddef>
+#include <string>
+
+#include "kfem/assembly/lanes.hpp"
+#include "kfem/assembly/target/block.hpp"
+#include "kfem/core/error.hpp"
+#include "kfem/core/types.hpp"
+#include "kfem/fe/operator.hpp"
+
+namespace kfem::mapping {
+struct GemmBlocks {
+  using layout = Kokkos::LayoutRight;
+  static constexpr const char* name = "gemm";
+  static constexpr int chunk = 16;  // quadrature points per pass through scratch
+
+  // Micro-tile: 2 x 2 node pairs per GPU thread (36 accumulators), 4 x 4 on a host thread (the
+  // whole team), where the longer strip amortises the per-chunk geometry over more pairs.
+  template <class Exec>
+  static constexpr int micro() {
+    return lanes::on_host<Exec> ? 4 : 2;
+  }
+  // Threads per tile side: up to 16 (a 256-thread team), fewer for small elements; 1 on a host.
+  template <class Exec>
+  static int side(int n) {
+    if (lanes::on_host<Exec>) return 1;
+    const int s = (n + micro<Exec>() - 1) / micro<Exec>();
+    return s < 16 ? s : 16;
+  }
+  template <class Exec, class S, int D, int V>
+  static std::size_t scratch_bytes(int n) {
+    const int tile = side<Exec>(n) * micro<Exec>();
+    return sizeof(S) * (std::size_t(V) * D + std::size_t(chunk) * (1 + D * D) + 2 * std::size_t(chunk) * tile * D);
+  }
+
+  template <class Exec, class Elements, class Op, class Target, class Adder>
+  void launch(const Exec& exec, const Elements& els, const Op& op, const Target& where, ordinal_t begin,
+              ordinal_t end, const Adder& add) const {
+    using S = typename Elements::scalar_type;
+    using F = typename Elements::family;
+    using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
+    constexpr int D = F::dim, V = F::vertices, C = Op::components, G = 1 + D * D, M = micro<Exec>(), Q = chunk;
+    if (end <= begin) return;
+    const int n = els.ref.num_nodes(), nq = els.ref.num_qp();
+    const int tx_n = side<Exec>(n), tile = tx_n * M, ntile = (n + tile - 1) / tile;
+    const int tile_pairs = ntile * (ntile + 1) / 2;
+    const std::size_t scratch = scratch_bytes<Exec, S, D, V>(n);
+    if (scratch > std::size_t(Kokkos::TeamPolicy<Exec>::scratch_size_max(0)))
+      throw InputError("mapping gemm: " + std::to_string(scratch) + " bytes of team scratch exceed the device's " +
+                       std::to_string(Kokkos::TeamPolicy<Exec>::scratch_size_max(0)));
+    Kokkos::TeamPolicy<Exec> policy(exec, end - begin, tx_n * tx_n);
+    Kokkos::parallel_for("kfem::assemble[gemm]", policy.set_scratch_size(0, Kokkos::PerTeam(scratch)),
+                         KOKKOS_LAMBDA(const Member& t) {
+      const ordinal_t e = begin + t.league_rank();
+      S* const X = static_cast<S*>(t.team_scratch(0).get_shmem(scratch));
+      S* const Wc = X + V * D;       // chunk x (w det J, J^-1)
+      S* const GA = Wc + Q * G;      // chunk x tile x D: w det J g of the tile's row nodes
+      S* const GB = GA + Q * tile * D;  // chunk x tile x D: g of its column nodes
+      const int tid = t.team_rank(), tx = tid % tx_n, ty = tid / tx_n;
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(t, V * D), [&](int i) { X[i] = els.coords(e, i); });
+      const auto acc = add.access();
+      for (int tp = 0; tp < tile_pairs; ++tp) {
+        int I = 0, rest = tp;  // tile pair tp -> (I, J), I <= J
+        while (rest >= ntile - I) rest -= ntile - I, ++I;
+        const int J = I + rest;
+        fe::Products<S, D> A[M][M] = {};
+        for (int q0 = 0; q0 < nq; q0 += Q) {
+          const int qn = nq - q0 < Q ? nq - q0 : Q;
+          t.team_barrier();  // the previous chunk's readers are done
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(t, qn), [&](int k) {
+            S Jinv[D][D];
+            Wc[k * G] = fe::geometry<F>(els.ref, X, q0 + k, Jinv);
+            for (int i = 0; i < D; ++i)
+              for (int j = 0; j < D; ++j) Wc[k * G + 1 + D * i + j] = Jinv[i][j];
+          });
+          t.team_barrier();
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(t, 2 * qn * tile), [&](int i) {
+            const int side_b = i / (qn * tile), k = (i / tile) % qn, m = i % tile;
+            const int node = (side_b ? J : I) * tile + m;
+            S* g = (side_b ? GB : GA) + (k * tile + m) * D;
+            if (node < n) {
+              fe::gradient<F>(els.ref, reinterpret_cast<const S(*)[D]>(Wc + k * G + 1), q0 + k, node, g);
+              if (!side_b)
+                for (int d = 0; d < D; ++d) g[d] *= Wc[k * G];
+            } else {
+              for (int d = 0; d < D; ++d) g[d] = S(0);
+            }
+          });
+          t.team_barrier();
+          for (int k = 0; k < qn; ++k) {
+            S ga[M][D], gb[M][D];
+            for (int m = 0; m < M; ++m)
+              for (int d = 0; d < D; ++d) {
+                ga[m][d] = GA[(k * tile + ty * M + m) * D + d];
+                gb[m][d] = GB[(k * tile + tx * M + m) * D + d];
+              }
+            for (int mi = 0; mi < M; ++mi)
+              for (int mj = 0; mj < M; ++mj)
+                for (int i = 0; i < D; ++i)
+                  for (int j = 0; j < D; ++j) A[mi][mj].v[i][j] += ga[mi][i] * gb[mj][j];
+          }
+        }
+        for (int mi = 0; mi < M; ++mi)
+          for (int mj = 0; mj < M; ++mj) {
+            const int a = I * tile + ty * M + mi, b = J * tile + tx * M + mj;
+            if (a >= n || b >= n) continue;
+            const auto ab = where(e, a, b);
+            for (int c = 0; c < C; ++c)
+              for (int d = 0; d < C; ++d) acc(ab(c, d), op(A[mi][mj], c, d));
+            if (I == J) continue;  // a diagonal tile holds both (a, b) and (b, a)
+            fe::Products<S, D> At;
+            for (int i = 0; i < D; ++i)
+              for (int j = 0; j < D; ++j) At.v[i][j] = A[mi][mj].v[j][i];  // A_ba = A_ab^T
+            const auto ba = where(e, b, a);
+            for (int c = 0; c < C; ++c)
+              for (int d = 0; d < C; ++d) acc(ba(c, d), op(At, c, d));
+          }
+      }
+    });
+  }
+};
+}  // namespace kfem::mapping

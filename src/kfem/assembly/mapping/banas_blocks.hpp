@@ -10,6 +10,7 @@
 #pragma once
 #include <Kokkos_Core.hpp>
 #include <cstddef>
+#include <stdexcept>
 #include <string>
 
 #include "kfem/assembly/lanes.hpp"
@@ -63,6 +64,9 @@ struct BanasBlocks {
     }
     const long per_pass = long(k.team_size) * (Acc == Accumulate::registers ? register_blocks<Exec>() : 1);
     if (Acc == Accumulate::shared) {
+      // Fewer threads when even one block each does not fit (p >= 6 in double: 448 threads).
+      while (!lanes::on_host<Exec> && k.team_size > 64 && fixed + sizeof(S) * D * D * std::size_t(k.team_size) > cap)
+        k.team_size -= 64;
       if (fixed + sizeof(S) * D * D * std::size_t(k.team_size) > cap)
         throw InputError(std::string(name) + ": " + std::to_string(k.team_size) + " threads need more team scratch than the device's " +
                          std::to_string(cap) + " bytes");
@@ -93,22 +97,39 @@ struct BanasBlocks {
     using S = typename Elements::scalar_type;
     using F = typename Elements::family;
     using Policy = Kokkos::TeamPolicy<Exec>;
-    using Member = typename Policy::member_type;
-    constexpr int D = F::dim, V = F::vertices, C = Op::components, G = 1 + D * D;
-    constexpr int RB = Acc == Accumulate::registers ? register_blocks<Exec>() : 1;
-    constexpr bool shm = Acc == Accumulate::shared;
-    constexpr bool read_jacobian = Jac == Jacobian::host;
     if (end <= begin) return;
-    const int n = els.ref.num_nodes(), nq = els.ref.num_qp();
-    if (read_jacobian && els.jacobian.extent(0) != std::size_t(els.num_elements))
+    const int n = els.ref.num_nodes();
+    if (Jac == Jacobian::host && els.jacobian.extent(0) != std::size_t(els.num_elements))
       throw std::logic_error(std::string(name) + ": the host-prepared Jacobian terms are missing");
-    const BanasParameters k = parameters<Exec, S, D>(n, V, end - begin, max_team_size<Exec>());
-    const int ept = k.elements_per_team, bpt = k.blocks_per_thread, parts = k.parts;
-    const ordinal_t league = (end - begin + ept - 1) / ept;
-    const std::size_t scratch = k.scratch_bytes;
+    const BanasParameters k = parameters<Exec, S, F::dim>(n, F::vertices, end - begin, max_team_size<Exec>());
+    const ordinal_t league = (end - begin + k.elements_per_team - 1) / k.elements_per_team;
     Policy policy(exec, league, k.team_size);
-    Kokkos::parallel_for(std::string("kfem::assemble[") + name + "]", policy.set_scratch_size(0, Kokkos::PerTeam(scratch)),
-                         KOKKOS_LAMBDA(const Member& t) {
+    // A named functor, not a lambda: nvcc 13 gives the extended lambdas of the four <Acc, Jac>
+    // instantiations clashing tags (a null call on Serial in CUDA builds).
+    Kokkos::parallel_for(std::string("kfem::assemble[") + name + "]",
+                         policy.set_scratch_size(0, Kokkos::PerTeam(k.scratch_bytes)),
+                         Kernel<Exec, Elements, Op, Target, Adder>{els, op, where, add, begin, end, k});
+  }
+
+  template <class Exec, class Elements, class Op, class Target, class Adder>
+  struct Kernel {
+    using S = typename Elements::scalar_type;
+    using F = typename Elements::family;
+    using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
+    static constexpr int D = F::dim, V = F::vertices, C = Op::components, G = 1 + D * D;
+    static constexpr int RB = Acc == Accumulate::registers ? register_blocks<Exec>() : 1;
+    static constexpr bool shm = Acc == Accumulate::shared, read_jacobian = Jac == Jacobian::host;
+    Elements els;
+    Op op;
+    Target where;
+    Adder add;
+    ordinal_t begin, end;
+    BanasParameters k;
+
+    KOKKOS_INLINE_FUNCTION void operator()(const Member& t) const {
+      const int n = els.ref.num_nodes(), nq = els.ref.num_qp();
+      const int ept = k.elements_per_team, bpt = k.blocks_per_thread, parts = k.parts;
+      const std::size_t scratch = k.scratch_bytes;
       S* const X = static_cast<S*>(t.team_scratch(0).get_shmem(scratch));  // vertices
       S* const W = X + V * D;                                               // w det J, J^-1 at the point
       S* const Gq = W + G;                                                  // n x D physical gradients
@@ -173,8 +194,8 @@ struct BanasBlocks {
         }
         t.team_barrier();  // X is reloaded for the next element
       }
-    });
-  }
+    }
+  };
 
   // Threads per team the device allows for these kernels (a conservative bound without the
   // functor: Kokkos' recommended maximum for a team policy of this execution space).

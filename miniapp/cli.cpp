@@ -17,11 +17,11 @@ namespace kfem::app {
 namespace {
 // Options shared by run / verify / bench: they override the deck.
 struct Overrides {
-  std::vector<std::string> mesh, mapping, race, scalar;
+  std::vector<std::string> mesh, mapping, race, scalar, operators;
   std::string backend, renumber, report, export_matrix, export_mesh, export_solution, coloring, problem, target;
   double distort = -1;
   int repetitions = -1, warmup = -1, elements_per_team = -1, order = -1;
-  bool no_solve = false;
+  bool no_solve = false, bench_solve = false;
 };
 
 void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
@@ -30,7 +30,12 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
   cmd->add_option("--order", o.order, "element order: prisms 1..7; tri3 and hex8 are 1");
   cmd->add_option("--mapping", o.mapping, "work mapping(s): thread team (every family); hex8 only: element warp4 warp8 ppni4 ppni8 twokernel warp4-scratch warp4-atomic warp4-vreduce pairs (full), sym300 sym300x2 sympairs (lower triangle); or default");
   cmd->add_option("--target", o.target, "where Ke goes for the generic mappings: index (per-element CSR index), search (row search), default");
-  cmd->add_option("--race", o.race, "race handling(s): colored atomic scatter, or default");
+  cmd->add_option(
+      "--race", o.race,
+      "race handling(s): colored atomic scatter acoo (a-COO: no colouring, no CSR pattern), or default");
+  cmd->add_option(
+      "--operator", o.operators,
+      "CG operator(s): csr (assembled matrix), ebe-v1 (element matrices stored), ebe-v2 (recomputed)");
   cmd->add_option("--scalar", o.scalar, "float and/or double");
   cmd->add_option("--backend", o.backend, "execution space: default serial openmp cuda (as enabled)");
   cmd->add_option("--coloring", o.coloring, "greedy (host) or device (Kokkos Kernels)");
@@ -53,6 +58,7 @@ Deck load(const std::string& path, const Overrides& o) {
   Deck d = path.empty() ? Deck{} : read_deck(path);
   if (!o.mesh.empty()) {
     d.meshes.clear();
+    d.meshes_by_order.clear();
     for (const auto& m : o.mesh) d.meshes.push_back(parse_mesh_name(m));
   }
   for (const auto& m : d.meshes)
@@ -60,9 +66,24 @@ Deck load(const std::string& path, const Overrides& o) {
   if (!o.mapping.empty()) d.mappings = o.mapping;
   if (!o.race.empty()) d.races = o.race;
   if (!o.scalar.empty()) d.scalars = o.scalar;
+  if (!o.operators.empty()) {
+    for (const auto& name : o.operators) {
+      try {
+        operator_from_name(name);
+      } catch (const InputError& e) {
+        throw InputError(std::string("option --operator: ") + e.what());
+      }
+    }
+    d.operators = o.operators;
+  }
+  if (o.bench_solve) d.bench_solve = true;
   if (!o.backend.empty()) d.backend = o.backend;
   if (!o.problem.empty()) d.problem = o.problem;
-  if (o.order >= 0) d.order = o.order;
+  if (o.order >= 0) {  // one order: the deck's meshes for it (if it maps orders to sizes) stay
+    d.order = o.order, d.orders = {o.order};
+    if (const auto it = d.meshes_by_order.find(o.order); it != d.meshes_by_order.end()) d.meshes = it->second;
+    d.meshes_by_order.clear();
+  }
   if (!o.target.empty()) d.target = o.target;
   if (!o.coloring.empty()) d.coloring = o.coloring;
   if (!o.renumber.empty()) d.renumber = renumbering_from_name(o.renumber);
@@ -111,6 +132,8 @@ int main(int argc, char** argv) {
   auto* bench = app.add_subcommand("bench", "sweep a deck: timed, verified points into DIR/results.json");
   bench->add_option("deck", deck_path, "input deck (YAML)")->required();
   bench->add_option("--out", out_dir, "output folder");
+  bench->add_flag("--solve", o.bench_solve,
+                  "every point also solves and is compared with a reference solution (bench.solve)");
   add_overrides(bench, o, false);
   const auto known = [&](const std::string& name) {
     for (const auto* sub : app.get_subcommands({}))

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +18,7 @@
 #include "kfem/report/timing.hpp"
 #include "names.hpp"
 #include "model.hpp"
+#include "output_files.hpp"
 #include "pipeline.hpp"
 
 namespace kfem::app {
@@ -33,32 +35,91 @@ bool device_backend(const std::string& backend) {
 #endif
 }
 
-// Writes JSON through a temporary file so an interrupted run never leaves half a file.
-void write_json(const std::string& path, const json& j) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp);
-    if (!f) throw InputError(path + ": cannot write report");
-    f << j.dump(2) << "\n";
-    if (!f) throw InputError(path + ": write failed");
-  }
-  std::filesystem::rename(tmp, path);
+
+// "csr", "ebe-v1, colored", ...
+std::string operator_label(const json& solve) {
+  std::string l = solve["operator"].get<std::string>();
+  if (solve.contains("ebe")) l += ", " + solve["ebe"]["race"].get<std::string>();
+  return l;
 }
 
-std::string fmt_time(double s) { return s < 1e-3 ? fmt::format("{:.1f} us", s * 1e6) : s < 1 ? fmt::format("{:.3f} ms", s * 1e3) : fmt::format("{:.2f} s", s); }
+// The a-COO stages (medians), its memory and the comparison with the graph path on the same mesh.
+void print_acoo(const json& a) {
+  const auto med = [&](const char* stage) {
+    return fmt_time(a["stages"][stage]["stats"]["median"].get<double>());
+  };
+  fmt::print(
+      "  a-COO         element data {}, alloc {}, insert {}, consolidate {}, CSR {}; "
+      "{:.0f} bytes per element (peak {:.0f})\n",
+      med("element_data_s"), med("alloc_s"), med("insert_s"), med("consolidate_s"), med("csr_s"),
+      a["storage_bytes_per_element"].get<double>(), a["peak_bytes_per_element"].get<double>());
+  if (!a.contains("vs_graph_path")) return;
+  const json& g = a["vs_graph_path"];
+  fmt::print(
+      "  vs graph path graph {} + element data {} + atomic assembly {} = {}; a-COO from the mesh {} "
+      "({:.2f}x)\n",
+      fmt_time(g["graph_s"]), fmt_time(g["element_data_s"]), fmt_time(g["assembly"]["stats"]["median"]),
+      fmt_time(g["total_s"]), fmt_time(g["acoo_total_s"]), g["acoo_speedup"].get<double>());
+}
 
-PointRequest request(const Deck& deck, const Model& model, const std::string& mapping, const std::string& race,
-                     const std::string& scalar) {
+// Width of the mesh column: the longest name ("capacitor:1000000"), at least 8.
+std::size_t mesh_width(const json& points) {
+  std::size_t w = 8;
+  for (const auto& p : points) w = std::max(w, p["mesh"]["name"].get<std::string>().size());
+  return w;
+}
+
+// Bench with solve: operator, CG iterations and time per iteration, operator memory and the
+// difference to the reference solution; a-COO points also their total from the mesh against the graph path's.
+void print_solves(const json& points) {
+  const std::size_t w = mesh_width(points);
+  fmt::print("\n{:<{}} {:<6} {:<8} {:<8} {:<16} {:>6} {:>12} {:>12} {:>10} {:>11} {:>16}\n", "mesh", w,
+             "scalar", "mapping", "race", "operator", "iter", "CG", "per iter", "B/elem", "vs ref",
+             "a-COO vs graph");
+  for (const auto& p : points) {
+    const json& s = p["solve"];
+    std::string acoo = "-";
+    if (p.contains("acoo") && p["acoo"].contains("vs_graph_path")) {
+      const json& g = p["acoo"]["vs_graph_path"];
+      acoo = fmt::format("{} / {}", fmt_time(g["acoo_total_s"]), fmt_time(g["total_s"]));
+    }
+    fmt::print(
+        "{:<{}} {:<6} {:<8} {:<8} {:<16} {:>6} {:>12} {:>12} {:>10.1f} {:>11} {:>16}\n",
+        p["mesh"]["name"].get<std::string>(), w, p["scalar"].get<std::string>(),
+        p["mapping"].get<std::string>(), p["race"].get<std::string>(),
+        operator_label(s) + (s["cg_converged"].get<bool>() ? "" : " (NC)"), s["cg_iterations"].get<int>(),
+        fmt_time(s["cg_s"]), fmt_time(s["cg_s_per_iteration"]),
+        s["memory"]["bytes_per_element"].get<double>(),
+        s.contains("relative_difference_vs_reference") && s["relative_difference_vs_reference"].is_number()
+            ? fmt::format("{:.2e}", s["relative_difference_vs_reference"].get<double>())
+            : "-",
+        acoo);
+  }
+}
+
+// Throws InputError for unknown names and for race acoo with a mapping it cannot push through.
+PointRequest request(const Deck& deck, const Model& model, const std::string& mapping,
+                     const std::string& race, const std::string& scalar, const std::string& op = "csr") {
   const bool dev = device_backend(deck.backend);
-  return {mapping_from_name(mapping, dev, model.mesh.cell), race_from_name(race, dev),
-          target_from_name(deck.target, model.dofs.order), scalar, deck.backend};
+  const bool acoo = is_acoo_race(race);
+  PointRequest req{mapping_from_name(mapping, dev, model.mesh.cell),
+                   acoo ? RaceKind::atomic : race_from_name(race, dev),
+                   target_from_name(deck.target, model.dofs.order), scalar, deck.backend};
+  req.acoo = acoo;
+  // a-COO defaults to the paper's thread per element (hex8's default mapping is a fast path)
+  if (acoo && mapping == "default") req.mapping = MappingKind::thread;
+  if (acoo) check_acoo_mapping(req.mapping);
+  req.op = operator_from_name(op);
+  req.ebe_atomic = race == "atomic";  // EbE products by colour otherwise, as in the paper
+  return req;
 }
 }  // namespace
 
 int cmd_info() {
   const json ctx = run_context(true);
   fmt::print("{}\n", context_summary(ctx));
-  fmt::print("mappings: {}\nraces:    {}\n", fmt::join(mapping_names(), " "), fmt::join(race_names(), " "));
+  fmt::print("mappings: {}\nraces:    {}\noperators: {}\n", fmt::join(mapping_names(), " "),
+             fmt::join(race_names(), " "), fmt::join(operator_names(), " "));
   return 0;
 }
 
@@ -66,7 +127,8 @@ int cmd_run(const Deck& deck) {
   const Model model = build_model(deck.meshes.front(), deck);
   const Mesh& mesh = model.mesh;
   const json& mesh_info = model.info;
-  PointRequest req = request(deck, model, deck.mappings.front(), deck.races.front(), deck.scalars.front());
+  PointRequest req = request(deck, model, deck.mappings.front(), deck.races.front(), deck.scalars.front(),
+                             deck.operators.front());
   req.timed = true;
   req.exports = true;
   std::optional<BoundarySetup> boundary;  // bad names fail here, before any allocation
@@ -82,17 +144,26 @@ int cmd_run(const Deck& deck) {
              model.dofs.order, model.dofs.num_nodes, res["dofs"].get<long>(), res["nnz"].get<long>());
   fmt::print("  strategy      {} x {} in {} on {}\n", res["mapping"].get<std::string>(), res["race"].get<std::string>(),
              res["scalar"].get<std::string>(), res["backend"].get<std::string>());
-  fmt::print("  setup         graph {}, element data {}\n", fmt_time(res["setup"]["graph_s"]), fmt_time(res["setup"]["element_data_s"]));
+  if (res["setup"].contains("graph_s"))
+    fmt::print("  setup         graph {}, element data {}\n", fmt_time(res["setup"]["graph_s"]),
+               fmt_time(res["setup"]["element_data_s"]));
+  else
+    fmt::print("  setup         element data {} (no DOF graph, no colouring)\n",
+               fmt_time(res["setup"]["element_data_s"]));
   fmt::print("  assembly      median {} (min {}, max {}, {} runs) = {:.3g} elements/s\n", fmt_time(a["median"]),
              fmt_time(a["min"]), fmt_time(a["max"]), a["count"].get<int>(), res["rates"]["elements_per_s"].get<double>());
+  if (res.contains("acoo")) print_acoo(res["acoo"]);
   const json& v = res["verification"];
   fmt::print("  verification  {}", v["status"].get<std::string>());
   if (v.contains("max_rel")) fmt::print(" (max abs diff {:.3g}, max rel diff {:.3g})", v["max_abs"].get<double>(), v["max_rel"].get<double>());
   fmt::print("\n");
   if (res.contains("solve")) {
     const json& s = res["solve"];
-    fmt::print("  CG            {} iterations, relative residual {:.3g}, {}{}\n", s["cg_iterations"].get<int>(),
-               s["cg_relative_residual"].get<double>(), fmt_time(s["cg_s"]), s["cg_converged"].get<bool>() ? "" : " (NOT converged)");
+    fmt::print("  CG            {}: {} iterations, relative residual {:.3g}, {} ({} per iteration){}\n",
+               operator_label(s), s["cg_iterations"].get<int>(), s["cg_relative_residual"].get<double>(),
+               fmt_time(s["cg_s"]), fmt_time(s["cg_s_per_iteration"]),
+               s["cg_converged"].get<bool>() ? "" : " (NOT converged)");
+    fmt::print("  CG operator   {:.1f} bytes per element\n", s["memory"]["bytes_per_element"].get<double>());
     if (s.contains("tip_deflection_m"))
       fmt::print("  tip deflection {:.6e} m (Timoshenko beam {:.6e} m)\n", s["tip_deflection_m"].get<double>(),
                  s["timoshenko_tip_deflection_m"].get<double>());
@@ -125,8 +196,9 @@ int cmd_verify(const Deck& deck) {
           const json& v = res["verification"];
           const bool ok = v["status"] == "passed";
           failures += !ok;
-          fmt::print("{:<8} {:<14} {:<8} {:<6}  max abs diff {:.3e}  max rel diff {:.3e}  {}\n", spec.name, name_of(req.mapping),
-                     name_of(req.race), sc, v["max_abs"].get<double>(), v["max_rel"].get<double>(), ok ? "ok" : "FAILED");
+          fmt::print("{:<8} {:<14} {:<8} {:<6}  max abs diff {:.3e}  max rel diff {:.3e}  {}\n", spec.name,
+                     name_of(req.mapping), res["race"].get<std::string>(), sc, v["max_abs"].get<double>(),
+                     v["max_rel"].get<double>(), ok ? "ok" : "FAILED");
         }
   }
   return failures == 0 ? 0 : 1;
@@ -135,7 +207,14 @@ int cmd_verify(const Deck& deck) {
 int cmd_bench(const Deck& deck, const std::string& out_dir) {
   std::filesystem::create_directories(out_dir);
   const std::string path = out_dir + "/results.json";
-  const std::size_t total = deck.scalars.size() * deck.mappings.size() * deck.races.size() * deck.meshes.size();
+  if (deck.stages) return bench_stages(deck, out_dir);
+  // Operators only matter when the points solve.
+  const std::vector<std::string> operators =
+      deck.bench_solve ? deck.operators : std::vector<std::string>{"csr"};
+  std::size_t total = 0;
+  for (const int p : deck.orders)
+    total += deck.scalars.size() * deck.mappings.size() * deck.races.size() * operators.size() *
+             meshes_for(deck, p).size();
   json doc = {{"kfem_results", 1}, {"deck", deck.source}, {"context", run_context(true)}, {"points", json::array()},
               {"models", {{"flops", "per family: hex8 8*(144+45+120+64*62); others nq*(2VD^2 + inv + 2ND^2 + 2N^2D^2) + N^2*block"},
                           {"bytes", "nnz*s (zeroing) + elements*(V*D*s + index bytes + 2*(N*C)^2*s)"},
@@ -144,16 +223,34 @@ int cmd_bench(const Deck& deck, const std::string& out_dir) {
   const bool tty = isatty(fileno(stderr));
   const auto t0 = clock::now();
   std::size_t done = 0;
-  for (const auto& spec : deck.meshes) {
-    const Model model = build_model(spec, deck);
+  for (const int order : deck.orders)
+  for (const auto& spec : meshes_for(deck, order)) {
+    Deck at_order = deck;
+    at_order.order = order;
+    const Model model = build_model(spec, at_order);
     const Oracle oracle = make_oracle(model, deck);
     json mesh_info = model.info;
     mesh_info["oracle_s"] = oracle.seconds;
     mesh_info["flops_per_element"] = model_flops_per_element(model);
+    std::optional<BoundarySetup> boundary;  // bad names fail here, before any allocation
+    std::optional<ReferenceSolution> reference;
+    if (deck.bench_solve) {
+      boundary.emplace(boundary_setup(model, at_order));
+      reference = reference_solution(model, at_order, *boundary, oracle);
+      if (reference) mesh_info["reference_solve"] = reference->info();
+    }
     std::vector<PointRequest> plan;
     for (const auto& sc : deck.scalars)
       for (const auto& mn : deck.mappings)
-        for (const auto& rn : deck.races) plan.push_back(request(deck, model, mn, rn, sc));
+        for (const auto& rn : deck.races)
+          for (const auto& on : operators) {
+            PointRequest req = request(deck, model, mn, rn, sc, on);
+            req.solve = deck.bench_solve;
+            req.boundary = boundary ? &*boundary : nullptr;
+            req.reference = reference ? &*reference : nullptr;
+            req.time_colorings = deck.bench_solve;
+            plan.push_back(req);
+          }
     for (const auto& req : plan) {
       json res = run_point(model, deck, req, oracle);
       res["mesh"] = mesh_info;
@@ -165,28 +262,28 @@ int cmd_bench(const Deck& deck, const std::string& out_dir) {
       write_json(path, doc);  // every finished point is on disk
       ++done;
       const double el = std::chrono::duration<double>(clock::now() - t0).count();
-      fmt::print(stderr, "{}[{}/{}] {} {} {} {}: {} ({}) elapsed {:.0f} s, remaining ~{:.0f} s{}", tty ? "\r\033[K" : "", done,
-                 total, spec.name, name_of(req.mapping), name_of(req.race), req.scalar,
+      fmt::print(stderr, "{}[{}/{}] {} {} {}{} {}: {} ({}) elapsed {:.0f} s, remaining ~{:.0f} s{}", tty ? "\r\033[K" : "", done,
+                 total, spec.name, name_of(req.mapping), res["race"].get<std::string>(),
+                 req.solve ? " " + name_of(req.op) : "", req.scalar,
                  fmt_time(res["assembly"]["stats"]["median"]), res["verification"]["status"].get<std::string>(), el,
                  el / done * (total - done), tty ? "" : "\n");
     }
   }
   if (tty) fmt::print(stderr, "\n");
   // Summary table, in sweep order.
-  fmt::print("{:<8} {:<6} {:<14} {:<8} {:>12} {:>12} {:>10} {:>9} {:>9}\n", "mesh", "scalar", "mapping", "race", "median",
+  const std::size_t w = mesh_width(doc["points"]);
+  fmt::print("{:<{}} {:<6} {:<14} {:<8} {:>12} {:>12} {:>10} {:>9} {:>9}\n", "mesh", w, "scalar", "mapping", "race", "median",
              "min..max%", "GDOF/s", "floor", "verified");
   for (const auto& p : doc["points"]) {
     const auto& st = p["assembly"]["stats"];
     const double med = st["median"];
-    fmt::print("{:<8} {:<6} {:<14} {:<8} {:>12} {:>11.1f}% {:>10.4g} {:>9} {:>9}\n", p["mesh"]["name"].get<std::string>(),
+    fmt::print("{:<{}} {:<6} {:<14} {:<8} {:>12} {:>11.1f}% {:>10.4g} {:>9} {:>9}\n", p["mesh"]["name"].get<std::string>(), w,
                p["scalar"].get<std::string>(), p["mapping"].get<std::string>(), p["race"].get<std::string>(), fmt_time(med),
                100.0 * (st["max"].get<double>() - st["min"].get<double>()) / med, p["rates"]["gdof_per_s"].get<double>(),
                p["rates"].contains("hbm_floor_fraction") ? fmt::format("{:.2f}", p["rates"]["hbm_floor_fraction"].get<double>()) : "-",
                p["verification"]["status"].get<std::string>());
   }
-  fmt::print("results: {}\n", path);
-  for (const auto& p : doc["points"])
-    if (p["verification"]["status"] == "FAILED") return 1;
-  return 0;
+  if (deck.bench_solve) print_solves(doc["points"]);
+  return finish_bench(path, doc["points"]);
 }
 }  // namespace kfem::app

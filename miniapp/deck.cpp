@@ -2,6 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <cmath>
 #include <regex>
 #include <set>
 
@@ -41,10 +43,26 @@ struct Reader {
     }
   }
 };
+
+// mesh.capacitor.triangles as a list: every plain "capacitor" entry becomes "capacitor:N", one per count.
+std::vector<MeshSpec> per_triangle_count(const std::vector<MeshSpec>& meshes,
+                                         const std::vector<double>& counts) {
+  std::vector<MeshSpec> out;
+  for (const auto& m : meshes) {
+    if (!m.capacitor || m.triangles > 0) {
+      out.push_back(m);
+      continue;
+    }
+    for (const double n : counts)
+      out.push_back(parse_mesh_name("capacitor:" + std::to_string(std::llround(n))));
+  }
+  return out;
+}
 }  // namespace
 
 MeshSpec parse_mesh_name(const std::string& text) {
-  static const std::regex named("mesh([1-4])"), dims("(prism:)?([0-9]+)x([0-9]+)x([0-9]+)"), tri("tri:([0-9]+)x([0-9]+)");
+  static const std::regex named("mesh([1-4])"), dims("(prism:)?([0-9]+)x([0-9]+)x([0-9]+)"),
+      tri("tri:([0-9]+)x([0-9]+)"), capacitor("capacitor:([0-9]+(\\.[0-9]*)?([eE]\\+?[0-9]+)?)");
   std::smatch m;
   if (std::regex_match(text, m, named)) return {text, CellType::hex8, paper_mesh(std::stoi(m[1])), false, {}};
   if (std::regex_match(text, m, dims))
@@ -56,16 +74,27 @@ MeshSpec parse_mesh_name(const std::string& text) {
     return {text, CellType::tri3, b, false, {}};
   }
   if (text == "capacitor") return {text, CellType::tri3, std::nullopt, true, {}};
+  if (std::regex_match(text, m, capacitor)) {
+    const double n = std::stod(m[1]);
+    if (!(n >= 100)) throw InputError("mesh '" + text + "': expected at least 100 triangles");
+    return {text, CellType::tri3, std::nullopt, true, {}, n};
+  }
   if (text.size() > 4 && text.substr(text.size() - 4) == ".msh") return {text, CellType::hex8, std::nullopt, false, text};
   throw InputError("mesh '" + text +
-                   "': expected mesh1..mesh4, NXxNYxNZ (hex8), prism:NXxNYxNZ, tri:NXxNY, capacitor or a .msh file");
+                   "': expected mesh1..mesh4, NXxNYxNZ (hex8), prism:NXxNYxNZ, tri:NXxNY, "
+                   "capacitor[:TRIANGLES] or a .msh file");
 }
 
 void check_parameters(const Deck& d) {
   if (d.problem != "elasticity" && d.problem != "electrostatics")
     throw InputError(d.source + ": key 'problem': '" + d.problem + "' (expected elasticity or electrostatics)");
-  if (d.order < 1 || d.order > 7)
-    throw InputError(d.source + ": key 'element.order': p = " + std::to_string(d.order) + " (prisms support 1..7)");
+  for (const int p : d.orders)
+    if (p < 1 || p > 7)
+      throw InputError(d.source + ": key 'element.order': p = " + std::to_string(p) + " (prisms support 1..7)");
+  for (const auto& [p, specs] : d.meshes_by_order)
+    if (std::find(d.orders.begin(), d.orders.end(), p) == d.orders.end())
+      throw InputError(d.source + ": key 'mesh.sizes." + std::to_string(p) + "': order " + std::to_string(p) +
+                       " is not in element.order");
   if (!(d.permittivity > 0))
     throw InputError(d.source + ": key 'material.permittivity': " + std::to_string(d.permittivity) + " (need > 0)");
   if (!(d.young > 0)) throw InputError(d.source + ": key 'material.E': need E > 0");
@@ -78,6 +107,11 @@ void check_parameters(const Deck& d) {
                        (want == 1 ? "one value" : "[ux, uy, uz]"));
   if (d.problem == "electrostatics" && d.dirichlet.empty())
     throw InputError(d.source + ": electrostatics without bc.dirichlet is singular (fix the potential somewhere)");
+}
+
+const std::vector<MeshSpec>& meshes_for(const Deck& d, int p) {
+  const auto it = d.meshes_by_order.find(p);
+  return it != d.meshes_by_order.end() ? it->second : d.meshes;
 }
 
 Deck read_deck(const std::string& path) {
@@ -99,7 +133,14 @@ Deck read_deck(const std::string& path) {
   r.get(root, "problem", "problem", d.problem);
   if (const auto el = root["element"]) {
     r.keys(el, "element", {"order"});
-    r.get(el, "order", "element.order", d.order);
+    if (el["order"] && el["order"].IsSequence()) {
+      r.get(el, "order", "element.order", d.orders);
+      if (d.orders.empty()) r.fail("element.order", "empty list");
+      d.order = d.orders.front();
+    } else {
+      r.get(el, "order", "element.order", d.order);
+      d.orders = {d.order};
+    }
   }
   if (const auto bc = root["bc"]) {
     r.keys(bc, "bc", {"dirichlet"});
@@ -119,28 +160,57 @@ Deck read_deck(const std::string& path) {
   }
   if (const auto m = root["mesh"]) {
     r.keys(m, "mesh", {"sizes", "size", "length", "renumber", "seed", "distort", "capacitor"});
+    std::vector<double> capacitor_counts;  // a list sweeps capacitor sizes
     if (const auto c = m["capacitor"]) {
       r.keys(c, "mesh.capacitor", {"box", "triangles"});
       std::vector<double> box{d.capacitor_width, d.capacitor_height};
       r.get(c, "box", "mesh.capacitor.box", box);
       if (box.size() != 2 || !(box[0] > 0) || !(box[1] > 0)) r.fail("mesh.capacitor.box", "expected [width, height] > 0");
       d.capacitor_width = box[0], d.capacitor_height = box[1];
-      r.get(c, "triangles", "mesh.capacitor.triangles", d.capacitor_triangles);
-      if (!(d.capacitor_triangles >= 100)) r.fail("mesh.capacitor.triangles", "expected >= 100");
+      if (c["triangles"] && c["triangles"].IsSequence()) {
+        r.get(c, "triangles", "mesh.capacitor.triangles", capacitor_counts);
+      } else {
+        r.get(c, "triangles", "mesh.capacitor.triangles", d.capacitor_triangles);
+        capacitor_counts = {d.capacitor_triangles};
+      }
+      for (const double n : capacitor_counts)
+        if (!(n >= 100)) r.fail("mesh.capacitor.triangles", "expected >= 100");
+      if (capacitor_counts.empty()) r.fail("mesh.capacitor.triangles", "empty list");
+      d.capacitor_triangles = capacitor_counts.front();
     }
     std::vector<double> len{16.0, 2.0, 2.0};
     r.get(m, "length", "mesh.length", len);
     if (len.size() != 3) r.fail("mesh.length", "expected [Lx, Ly, Lz]");
+    const auto specs = [&](const std::vector<std::string>& sizes) {
+      std::vector<MeshSpec> out;
+      for (const auto& s : sizes) {
+        MeshSpec spec = parse_mesh_name(s);
+        if (spec.box && s.rfind("mesh", 0) != 0 && (m["length"] || spec.cell != CellType::tri3))
+          spec.box->lx = len[0], spec.box->ly = len[1], spec.box->lz = len[2];
+        out.push_back(spec);
+      }
+      return out;
+    };
     std::vector<std::string> sizes{"16x2x2"};
-    if (m["sizes"]) sizes = r.list(m["sizes"], "mesh.sizes");
-    if (m["size"]) sizes = r.list(m["size"], "mesh.size");
-    d.meshes.clear();
-    for (const auto& s : sizes) {
-      MeshSpec spec = parse_mesh_name(s);
-      if (spec.box && s.rfind("mesh", 0) != 0 && (m["length"] || spec.cell != CellType::tri3))
-        spec.box->lx = len[0], spec.box->ly = len[1], spec.box->lz = len[2];
-      d.meshes.push_back(spec);
+    if (m["sizes"] && m["sizes"].IsMap()) {  // {order: sizes}: a mesh per order (bench sweeps over orders)
+      for (const auto& kv : m["sizes"]) {
+        int p = 0;
+        try {
+          p = kv.first.as<int>();
+        } catch (const YAML::Exception&) {
+          r.fail("mesh.sizes", "expected a list of sizes or a mapping {order: sizes}");
+        }
+        d.meshes_by_order[p] = specs(r.list(kv.second, "mesh.sizes." + std::to_string(p)));
+      }
+      if (d.meshes_by_order.empty()) r.fail("mesh.sizes", "empty mapping");
+      sizes.clear();
+      for (const auto& spec : d.meshes_by_order.begin()->second) sizes.push_back(spec.name);
+    } else if (m["sizes"]) {
+      sizes = r.list(m["sizes"], "mesh.sizes");
     }
+    if (m["size"]) sizes = r.list(m["size"], "mesh.size");
+    d.meshes = specs(sizes);
+    if (capacitor_counts.size() > 1) d.meshes = per_triangle_count(d.meshes, capacitor_counts);
     std::string ren = "natural";
     r.get(m, "renumber", "mesh.renumber", ren);
     try {
@@ -175,16 +245,28 @@ Deck read_deck(const std::string& path) {
     if (d.elements_per_team < 1 || d.elements_per_team > 32) r.fail("assembly.elements_per_team", "expected 1..32");
   }
   if (const auto s = root["solver"]) {
-    r.keys(s, "solver", {"enabled", "tolerance", "max_iterations"});
+    r.keys(s, "solver", {"enabled", "tolerance", "max_iterations", "operator"});
     r.get(s, "enabled", "solver.enabled", d.solve);
     r.get(s, "tolerance", "solver.tolerance", d.tolerance);
     r.get(s, "max_iterations", "solver.max_iterations", d.max_iterations);
+    if (s["operator"]) d.operators = r.list(s["operator"], "solver.operator");
+    for (const auto& name : d.operators) {
+      try {
+        operator_from_name(name);
+      } catch (const InputError& e) {
+        r.fail("solver.operator", e.what());
+      }
+    }
   }
   if (const auto b = root["bench"]) {
-    r.keys(b, "bench", {"warmup", "repetitions", "verify_limit"});
+    r.keys(b, "bench", {"warmup", "repetitions", "verify_limit", "solve", "stages", "launch_bytes"});
+    r.get(b, "stages", "bench.stages", d.stages);
+    r.get(b, "launch_bytes", "bench.launch_bytes", d.launch_bytes);
+    if (!(d.launch_bytes >= 0)) r.fail("bench.launch_bytes", "expected a size in bytes >= 0 (0: automatic)");
     r.get(b, "warmup", "bench.warmup", d.warmup);
     r.get(b, "repetitions", "bench.repetitions", d.repetitions);
     r.get(b, "verify_limit", "bench.verify_limit", d.verify_limit);
+    r.get(b, "solve", "bench.solve", d.bench_solve);
     if (d.warmup < 0 || d.repetitions < 1) r.fail("bench", "need warmup >= 0 and repetitions >= 1");
   }
   if (const auto o = root["output"]) {

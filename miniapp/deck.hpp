@@ -1,6 +1,7 @@
 // Input decks (YAML): every key is documented in inputs/README.md; unknown keys and wrong types are
 // errors that name the key.
 #pragma once
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@ struct MeshSpec {
   std::optional<BoxSpec> box;   // hex, prism (NXxNYxNZ) and triangle (NXxNY, nz unused) boxes
   bool capacitor = false;       // amorim's capacitor, meshed with Gmsh (mesh.capacitor keys)
   std::string file;             // Gmsh 4.1 file
+  double triangles = 0;         // "capacitor:N": about N triangles (0: mesh.capacitor.triangles)
 };
 
 // Fixed values on a named boundary node set: 1 value (electrostatics) or 3 (elasticity).
@@ -32,6 +34,8 @@ struct Deck {
   double distort = 0.0;
   std::string problem = "elasticity";  // elasticity | electrostatics
   int order = 1;                       // element.order: prisms 1..7; tri3 and hex8 are order 1
+  std::vector<int> orders{1};          // bench sweeps these (element.order as a list); order = the first
+  std::map<int, std::vector<MeshSpec>> meshes_by_order;  // mesh.sizes as {order: sizes}: meshes per order
   double young = 200e9, poisson = 0.333, force = 1.0e6;
   double permittivity = 1.0;           // electrostatics
   std::vector<DirichletSpec> dirichlet;  // bc.dirichlet, in deck order
@@ -43,15 +47,24 @@ struct Deck {
   int elements_per_team = 4;        // warp mappings on a GPU: warps (elements) per block
   std::string backend = "default";
   bool solve = true;
+  // solver.operator: csr | ebe-v1 | ebe-v2 (names.hpp); `run` uses the first, bench sweeps them
+  // when its points solve
+  std::vector<std::string> operators{"csr"};
   double tolerance = 1e-8;
   int max_iterations = 20000;
   int warmup = 2, repetitions = 5;
+  bool bench_solve = false;         // bench.solve: every point also solves, compared with a reference
   long verify_limit = 3000000;      // elements above which the host oracle is skipped (reported as such)
+  bool stages = false;              // bench.stages: banas' stage bench (element matrices to the host) instead of assembly
+  double launch_bytes = 0;          // bench.launch_bytes: element-matrix output per launch; 0 = auto
   std::string report, export_matrix, export_mesh, export_solution;
 };
 
 Deck read_deck(const std::string& path);  // throws InputError naming file and key
-MeshSpec parse_mesh_name(const std::string& text);  // "mesh3", "64x8x8", "prism:8x4x4", "tri:64x32", "capacitor", "f.msh"
+// The meshes a bench runs at order p: mesh.sizes' entry for p if the deck maps orders to sizes.
+const std::vector<MeshSpec>& meshes_for(const Deck& d, int p);
+// "mesh3", "64x8x8", "prism:8x4x4", "tri:64x32", "capacitor", "capacitor:1e5", "f.msh"
+MeshSpec parse_mesh_name(const std::string& text);
 // The checks that need no mesh: one clear line for a bad order, problem, permittivity or Poisson ratio.
 void check_parameters(const Deck& d);
 }  // namespace kfem::app

@@ -1,7 +1,9 @@
 #include "model.hpp"
 
+#include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <chrono>
+#include <type_traits>
 
 #include "kfem/core/error.hpp"
 #include "kfem/dofs/vtk_lagrange.hpp"
@@ -14,7 +16,9 @@
 #include "kfem/problems/cantilever.hpp"
 #include "kfem/problems/capacitance.hpp"
 #include "kfem/problems/capacitor.hpp"
+#include "kfem/problems/dirichlet.hpp"
 #include "kfem/report/timing.hpp"
+#include "kfem/solve/cg.hpp"
 #include "names.hpp"
 
 namespace kfem::app {
@@ -26,7 +30,8 @@ Mesh make_mesh(const MeshSpec& spec, const Deck& deck) {
   if (spec.capacitor) {
     CapacitorSpec base;
     base.box_width = deck.capacitor_width, base.box_height = deck.capacitor_height;
-    return make_capacitor(capacitor_spec_for(deck.capacitor_triangles, base));
+    return make_capacitor(
+        capacitor_spec_for(spec.triangles > 0 ? spec.triangles : deck.capacitor_triangles, base));
   }
   if (!spec.box) return read_gmsh(spec.file);
   if (spec.cell == CellType::tri3) return make_tri_box(spec.box->nx, spec.box->ny, spec.box->lx, spec.box->ly);
@@ -128,6 +133,52 @@ BoundarySetup boundary_setup(const Model& model, const Deck& deck) {
   bc.values = f.values;
   if (model.components == 3) bc.name = "cantilever load, bc.dirichlet";
   return bc;
+}
+
+json ReferenceSolution::info() const {
+  return {{"method", method},
+          {"cg_iterations", iterations},
+          {"cg_relative_residual", relative_residual},
+          {"cg_converged", converged},
+          {"cg_s", seconds},
+          {"tolerance", tolerance}};
+}
+
+std::optional<ReferenceSolution> reference_solution(const Model&, const Deck& deck, const BoundarySetup& bc,
+                                                    const Oracle& oracle) {
+  if (!oracle.matrix) return std::nullopt;
+  ScopedRegion r("kfem::reference_solution");
+  using Exec = Kokkos::DefaultHostExecutionSpace;
+  using Mem = Exec::memory_space;
+  const Exec exec;
+  const HostCsr<double>& K = *oracle.matrix;
+  const auto copy = [](const auto& v, const char* label) {
+    using T = typename std::decay_t<decltype(v)>::value_type;
+    Kokkos::View<T*, Mem> d(std::string(label), v.size());
+    std::copy(v.begin(), v.end(), d.data());
+    return d;
+  };
+  CsrGraph<Mem> A;
+  A.num_rows = K.num_rows;
+  A.row_map = copy(K.row_map, "kfem::reference_row_map");
+  A.cols = copy(K.cols, "kfem::reference_cols");
+  const auto vals = copy(K.vals, "kfem::reference_values");
+  const auto rhs = copy(bc.rhs, "kfem::reference_rhs");
+  const Kokkos::View<const ordinal_t*, Mem> fixed = copy(bc.fixed, "kfem::reference_fixed");
+  apply_dirichlet(exec, A, vals, rhs, fixed, copy(bc.values, "kfem::reference_fixed_values"));
+  ReferenceSolution ref;
+  ref.tolerance = std::min(1e-12, deck.tolerance);
+  const Kokkos::View<double*, Mem> u("kfem::reference_u", A.num_rows);
+  const CgResult cg =
+      conjugate_gradient(exec, A, vals, rhs, u, CgOptions{ref.tolerance, deck.max_iterations});
+  ref.u.assign(u.data(), u.data() + u.extent(0));
+  ref.method =
+      std::string(
+          "oracle matrix (serial host assembly, double) + apply_dirichlet + Jacobi CG on the host (") +
+      Exec::name() + "), double";
+  ref.iterations = cg.iterations, ref.relative_residual = cg.relative_residual, ref.seconds = cg.seconds;
+  ref.converged = cg.converged;
+  return ref;
 }
 
 json solution_summary(const Model& model, const Deck& deck, const BoundarySetup& bc, const std::vector<double>& u,

@@ -46,6 +46,19 @@ struct BoundarySetup {
   std::vector<ordinal_t> tip;       // cantilever: DOF nodes on x = xmax
 };
 BoundarySetup boundary_setup(const Model& model, const Deck& deck);
+// The run's problem solved once per mesh on the host, in double, from the oracle's matrix
+// (apply_dirichlet + Jacobi CG, tolerance min(1e-12, solver.tolerance)): the solution bench points
+// compare theirs with. Empty without an oracle (mesh above bench.verify_limit).
+struct ReferenceSolution {
+  std::vector<double> u;
+  std::string method;
+  int iterations = 0;
+  double relative_residual = 0, seconds = 0, tolerance = 0;
+  bool converged = false;
+  nlohmann::json info() const;  // everything but u
+};
+std::optional<ReferenceSolution> reference_solution(const Model& model, const Deck& deck,
+                                                    const BoundarySetup& bc, const Oracle& oracle);
 // Problem-specific read-out of a solution u (K: the full assembled matrix before constraints, or
 // null for symmetric storage).
 nlohmann::json solution_summary(const Model& model, const Deck& deck, const BoundarySetup& bc,

@@ -24,15 +24,24 @@ const std::vector<std::pair<std::string, Renumbering>> renumberings = {
     {"natural", Renumbering::natural}, {"random", Renumbering::random}, {"rcm", Renumbering::rcm}};
 const std::vector<std::pair<std::string, RaceKind>> races = {
     {"colored", RaceKind::colored}, {"atomic", RaceKind::atomic}, {"scatter", RaceKind::scatter}};
+const std::vector<std::pair<std::string, SolveOperator>> operators = {
+    {"csr", SolveOperator::csr}, {"ebe-v1", SolveOperator::ebe_v1}, {"ebe-v2", SolveOperator::ebe_v2}};
 
 template <class K>
+std::vector<std::string> names(const std::vector<std::pair<std::string, K>>& table) {
+  std::vector<std::string> v;
+  for (const auto& e : table) v.push_back(e.first);
+  return v;
+}
+// `extra`: names served outside the table, listed in the error too.
+template <class K>
 K lookup(const std::vector<std::pair<std::string, K>>& table, const std::string& name, const char* what,
-         bool has_default = true) {
+         bool has_default = true, const std::string& extra = "") {
   for (const auto& [n, k] : table)
     if (n == name) return k;
   std::string known = has_default ? " default" : "";
-  for (const auto& e : table) known += " " + e.first;
-  throw InputError(std::string("unknown ") + what + " '" + name + "' (known:" + known + ")");
+  for (const auto& n : names(table)) known += " " + n;
+  throw InputError(std::string("unknown ") + what + " '" + name + "' (known:" + known + extra + ")");
 }
 template <class K>
 std::string reverse(const std::vector<std::pair<std::string, K>>& table, K k) {
@@ -56,20 +65,19 @@ std::string name_of(TargetKind k) { return reverse(targets, k); }
 RaceKind race_from_name(const std::string& name, bool device) {
   if (name == "default")
     return device ? default_race<Kokkos::DefaultExecutionSpace>() : default_race<Kokkos::DefaultHostExecutionSpace>();
-  return lookup(races, name, "race handling");
+  return lookup(races, name, "race handling", true, std::string(" ") + acoo_race);
 }
 std::string name_of(MappingKind k) { return reverse(mappings, k); }
 std::string name_of(RaceKind k) { return reverse(races, k); }
-std::vector<std::string> mapping_names() {
-  std::vector<std::string> v;
-  for (const auto& e : mappings) v.push_back(e.first);
-  return v;
-}
+std::vector<std::string> mapping_names() { return names(mappings); }
 Renumbering renumbering_from_name(const std::string& name) { return lookup(renumberings, name, "renumbering", false); }
 std::string name_of(Renumbering r) { return reverse(renumberings, r); }
 std::vector<std::string> race_names() {
-  std::vector<std::string> v;
-  for (const auto& e : races) v.push_back(e.first);
+  std::vector<std::string> v = names(races);
+  v.push_back(acoo_race);
   return v;
 }
+SolveOperator operator_from_name(const std::string& name) { return lookup(operators, name, "CG operator", false); }
+std::string name_of(SolveOperator k) { return reverse(operators, k); }
+std::vector<std::string> operator_names() { return names(operators); }
 }  // namespace kfem::app

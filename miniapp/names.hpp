@@ -11,11 +11,22 @@ namespace kfem::app {
 MappingKind mapping_from_name(const std::string& name, bool device, CellType cell = CellType::hex8);
 TargetKind target_from_name(const std::string& name, int order);  // "default": index up to p = 2, else search
 std::string name_of(TargetKind k);
+// Registry races only: "acoo" is a path of its own (is_acoo_race), not a RaceKind.
 RaceKind race_from_name(const std::string& name, bool device);
+// Race handling "acoo" (amorim's a-COO): row lists + consolidation, no colouring, no CSR pattern
+// (miniapp/pipeline_acoo.cpp).
+inline constexpr const char* acoo_race = "acoo";
+inline bool is_acoo_race(const std::string& name) { return name == acoo_race; }
 std::string name_of(MappingKind k);
 std::string name_of(RaceKind k);
 std::vector<std::string> mapping_names();
-std::vector<std::string> race_names();
+std::vector<std::string> race_names();  // the registry's and acoo
+// The operator CG solves with: the assembled CSR or amorim's element-by-element operators
+// (EbE-v1: element matrices stored, EbE-v2: recomputed in every product).
+enum class SolveOperator { csr, ebe_v1, ebe_v2 };
+SolveOperator operator_from_name(const std::string& name);  // csr | ebe-v1 | ebe-v2
+std::string name_of(SolveOperator k);
+std::vector<std::string> operator_names();
 Renumbering renumbering_from_name(const std::string& name);  // natural | random | rcm
 std::string name_of(Renumbering r);
 }  // namespace kfem::app

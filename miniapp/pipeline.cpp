@@ -9,17 +9,18 @@
 
 #include "backend.hpp"
 #include "kfem/assembly/make_assembler.hpp"
-#include "kfem/problems/dirichlet.hpp"
 #include "kfem/assembly/reference.hpp"
-#include "kfem/sparsity/lower.hpp"
 #include "kfem/coloring/device_coloring.hpp"
 #include "kfem/io/matrix_market.hpp"
 #include "kfem/io/vtu.hpp"
 #include "kfem/mesh/gmsh.hpp"
+#include "kfem/problems/dirichlet.hpp"
 #include "kfem/report/stats.hpp"
 #include "kfem/report/timing.hpp"
 #include "kfem/solve/cg.hpp"
+#include "kfem/sparsity/lower.hpp"
 #include "names.hpp"
+#include "pipeline_detail.hpp"
 
 namespace kfem::app {
 using nlohmann::json;
@@ -84,36 +85,14 @@ json time_spmv(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
           {"max_rel_vs_host", scale > 0 ? diff / scale : diff}};
 }
 
-// Operator of the run's problem in scalar S: the family decides which one (registry pairs).
-template <class Family, class S>
-auto make_operator(const Deck& deck) {
-  if constexpr (std::is_same_v<Family, fe::Tri3>) {
-    return fe::Electrostatics<S>{S(deck.permittivity)};
-  } else {
-    const auto m = Isotropic<double>::from_young(deck.young, deck.poisson);
-    return fe::Elasticity<S>{Isotropic<S>{S(m.lambda), S(m.mu)}};
-  }
-}
-
 template <class Exec, class S, class Family>
 json point(const Exec& exec, const Model& model, const Deck& deck, const PointRequest& req, const Oracle& oracle) {
   using Mem = typename Exec::memory_space;
-  const Mesh& mesh = model.mesh;
   json out, setup;
-  const auto op = make_operator<Family, S>(deck);
+  const auto op = detail::make_operator<Family, S>(deck);
 
   Problem<Exec> p;
-  {
-    ScopedRegion r("kfem::setup::mesh_to_device");
-    setup["mesh_to_device_s"] = time_fenced(exec, [&] {
-      p.mesh = to_device(exec, mesh);
-      p.dofs = decltype(p.dofs)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::element_dofs"),
-                                model.dofs.num_elements(), model.dofs.nodes_per_element);
-      Kokkos::deep_copy(exec, p.dofs,
-                        Kokkos::View<const ordinal_t**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                            model.dofs.element_nodes.data(), model.dofs.num_elements(), model.dofs.nodes_per_element));
-    });
-  }
+  setup["mesh_to_device_s"] = detail::upload_model(exec, model, p);
   bool symmetric = false;
   dispatch_entry<MappingRegistry>(req.mapping, [&](auto e) { symmetric = stores_lower<typename decltype(e)::type>::value; });
   {
@@ -121,27 +100,10 @@ json point(const Exec& exec, const Model& model, const Deck& deck, const PointRe
     setup["graph_s"] = time_fenced(exec, [&] { p.graph = build_dof_graph(exec, p.dofs, model.dofs.num_nodes, model.components); });
     if (symmetric) setup["lower_graph_s"] = time_fenced(exec, [&] { p.lower = lower_triangle(exec, p.graph.dof); });
   }
-  p.natural = Kokkos::View<ordinal_t*, Mem>("kfem::natural_order", mesh.num_elements());
-  Kokkos::parallel_for("kfem::iota", Kokkos::RangePolicy<Exec>(exec, 0, mesh.num_elements()),
-                       KOKKOS_LAMBDA(ordinal_t e) { p.natural(e) = e; });
   bool colored = false;
   dispatch<RaceRegistry>(req.race, [&](auto race) { colored = decltype(race)::needs_coloring; });
-  if (colored) {
-    ScopedRegion r("kfem::setup::coloring");
-    Coloring c;
-    if (deck.coloring == "device") {
-      setup["coloring_s"] = time_fenced(exec, [&] { c = device_coloring(exec, p.mesh.conn, p.mesh.num_nodes, mesh.nodes_per_element()); });
-    } else {  // the host colouring does not depend on the backend: computed once per mesh
-      if (!oracle.greedy) oracle.greedy_seconds = time_fenced(exec, [&] { oracle.greedy = greedy_coloring(mesh); });
-      c = *oracle.greedy;
-      setup["coloring_s"] = oracle.greedy_seconds;
-    }
-    setup["coloring_method"] = deck.coloring;
-    setup["colors"] = c.num_colors();
-    const std::string bad = check_coloring(mesh, c);
-    if (!bad.empty()) throw std::runtime_error("invalid colouring: " + bad);
-    set_coloring(exec, p, std::move(c));
-  }
+  if (colored) setup.update(detail::attach_coloring(exec, model, deck, oracle, p));
+  if (req.time_colorings) setup.update(detail::coloring_times(exec, model, oracle, p));
 
   std::unique_ptr<AssemblerBase<Exec, S>> assembler;
   {
@@ -189,86 +151,92 @@ json point(const Exec& exec, const Model& model, const Deck& deck, const PointRe
                                   {"includes", "the assembly kernels over all elements with every add discarded (no index reads, no writes, no zeroing)"}};
   }
 
-  // Verification against the oracle (or an explicit 'skipped' when the mesh is too large for it).
   HostCsr<S> got;
   {
     ScopedRegion r("kfem::verify");
     got = to_host(target, values);
   }
-  const double tol = std::is_same<S, float>::value ? 1e-5 : 1e-12;
-  if (oracle.matrix) {
-    if (lower && !oracle.lower) oracle.lower = lower_part(*oracle.matrix);
-    const MatrixDiff d = compare(got, lower ? *oracle.lower : *oracle.matrix);
-    out["verification"] = {{"status", d.same_pattern && d.max_rel <= tol ? "passed" : "FAILED"},
-                           {"max_abs", d.max_abs}, {"max_rel", d.max_rel}, {"max_entry_rel", d.max_entry_rel},
-                           {"same_pattern", d.same_pattern}, {"tolerance", tol},
-                           {"oracle_s", oracle.seconds}};
-  } else {
-    out["verification"] = {{"status", "skipped"}, {"reason", "mesh above bench.verify_limit"}};
-  }
+  out["verification"] = detail::verification(got, oracle, lower);
   if (!deck.export_matrix.empty() && req.exports) write_matrix_market(deck.export_matrix, got, lower);
   if (req.timed) out["spmv"] = time_spmv(exec, target, values, got, lower, deck);
 
   if (req.solve) {
     ScopedRegion r("kfem::solve");
-    if (!req.boundary) throw std::logic_error("run_point: solve requested without a boundary setup");
-    const BoundarySetup& bc = *req.boundary;
-    const auto to_dev = [](const auto& v, const char* label) {
-      using T = typename std::decay_t<decltype(v)>::value_type;
-      Kokkos::View<T*, Mem> d(std::string(label), v.size());
-      Kokkos::deep_copy(d, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(v.data(), v.size()));
-      return d;
-    };
-    Kokkos::View<S*, Mem> rhs("kfem::rhs", p.num_dofs()), u("kfem::u", p.num_dofs());
-    {
-      auto h = Kokkos::create_mirror_view(rhs);
-      for (std::size_t i = 0; i < bc.rhs.size(); ++i) h(i) = S(bc.rhs[i]);
-      Kokkos::deep_copy(rhs, h);
+    const std::optional<HostCsr<double>> K = detail::full_matrix(got, lower);
+    if (req.op != SolveOperator::csr) {
+      out["solve"] = detail::ebe_solve(model, deck, req, oracle, K ? &*K : nullptr);
+    } else {
+      const auto in = detail::solve_inputs<S, Mem>(req);
+      const double bc_s =
+          time_fenced(exec, [&] { apply_dirichlet(exec, target, values, in.rhs, in.fixed, in.values); });
+      std::vector<double> u;
+      const CgResult cg = detail::csr_cg(exec, target, values, in.rhs, lower, deck, u);
+      out["solve"] = detail::solve_report(model, deck, req, cg, u, K ? &*K : nullptr);
+      out["solve"]["dirichlet_s"] = bc_s;
+      out["solve"]["memory"] =
+          detail::csr_memory(model, nnz, target.num_rows, sizeof(S), assembler->index_bytes_per_element());
     }
-    const auto fixed = to_dev(bc.fixed, "kfem::fixed");
-    Kokkos::View<S*, Mem> fixed_values("kfem::fixed_values", bc.values.size());
-    {
-      auto h = Kokkos::create_mirror_view(fixed_values);
-      for (std::size_t i = 0; i < bc.values.size(); ++i) h(i) = S(bc.values[i]);
-      Kokkos::deep_copy(fixed_values, h);
-    }
-    const double bc_s = time_fenced(exec, [&] { apply_dirichlet(exec, target, values, rhs, fixed, fixed_values); });
-    CgOptions opts{deck.tolerance, deck.max_iterations};
-    opts.symmetric_storage = lower;  // y = (L + L^T - D) x on the lower triangle
-    const CgResult cg = conjugate_gradient(exec, target, values, rhs, u, opts);
-    auto hu = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u);
-    const std::vector<double> solution(hu.data(), hu.data() + hu.extent(0));
-    out["solve"] = {{"problem", bc.name}, {"dirichlet_s", bc_s}, {"fixed_dofs", bc.fixed.size()},
-                    {"cg_iterations", cg.iterations}, {"cg_relative_residual", cg.relative_residual},
-                    {"cg_converged", cg.converged}, {"cg_s", cg.seconds}, {"tolerance", deck.tolerance}};
-    std::optional<HostCsr<double>> K;  // the full matrix before constraints, for energy read-outs
-    if (!lower) {
-      K.emplace();
-      K->num_rows = got.num_rows, K->row_map = got.row_map, K->cols = got.cols;
-      K->vals.assign(got.vals.begin(), got.vals.end());
-    }
-    out["solve"].update(solution_summary(model, deck, bc, solution, K ? &*K : nullptr));
-    if (req.exports && !deck.export_solution.empty()) write_solution(deck.export_solution, model, deck, solution);
   }
   return out;
 }
 }  // namespace
 
+namespace detail {
+json csr_memory(const Model& model, std::int64_t nnz, ordinal_t rows, int scalar_bytes,
+                double index_bytes_per_element) {
+  const double ne = double(model.mesh.num_elements());
+  const double values = double(nnz) * scalar_bytes;
+  const double graph = double(rows + 1) * sizeof(offset_t) + double(nnz) * sizeof(ordinal_t);
+  const double index = index_bytes_per_element * ne;
+  return {{"values_bytes", values},
+          {"graph_bytes", graph},
+          {"index_bytes", index},
+          {"bytes_per_element", (values + graph + index) / ne},
+          {"includes", "CSR values + pattern (row map, columns) + the target's per-element index"}};
+}
+
+json solve_report(const Model& model, const Deck& deck, const PointRequest& req, const CgResult& cg,
+                  const std::vector<double>& u, const HostCsr<double>* K) {
+  const BoundarySetup& bc = *req.boundary;
+  json out = {{"problem", bc.name},
+              {"operator", name_of(req.op)},
+              {"fixed_dofs", bc.fixed.size()},
+              {"cg_iterations", cg.iterations},
+              {"cg_relative_residual", cg.relative_residual},
+              {"cg_converged", cg.converged},
+              {"cg_s", cg.seconds},
+              {"cg_s_per_iteration", cg.iterations > 0 ? cg.seconds / cg.iterations : 0.0},
+              {"tolerance", deck.tolerance}};
+  out.update(solution_summary(model, deck, bc, u, K));
+  if (req.reference) {  // max |u - u_ref| / max |u_ref|: entries near zero judged on the solution's scale
+    double diff = 0, scale = 0;
+    for (std::size_t i = 0; i < u.size(); ++i) {
+      diff = std::max(diff, std::abs(u[i] - req.reference->u[i]));
+      scale = std::max(scale, std::abs(req.reference->u[i]));
+      if (std::isnan(u[i])) diff = INFINITY;
+    }
+    out["reference"] = req.reference->method;
+    out["relative_difference_vs_reference"] = scale > 0 ? diff / scale : diff;
+  }
+  if (req.exports && !deck.export_solution.empty()) write_solution(deck.export_solution, model, deck, u);
+  return out;
+}
+}  // namespace detail
+
 json run_point(const Model& model, const Deck& deck, const PointRequest& req, const Oracle& oracle) {
   json result;
-  with_backend(req.backend, [&](auto exec) {
-    with_scalar(req.scalar, [&](auto s) {
-      with_family(model.mesh.cell, [&](auto family) {
-        using Exec = decltype(exec);
-        result = point<Exec, decltype(s), decltype(family)>(exec, model, deck, req, oracle);
-        result["backend"] = Exec::name();
-      });
+  if (req.acoo) {
+    result = detail::acoo_point(model, deck, req, oracle);
+  } else {
+    detail::with_point_types(model, req, [&](auto exec, auto s, auto family) {
+      result = point<decltype(exec), decltype(s), decltype(family)>(exec, model, deck, req, oracle);
     });
-  });
+  }
+  with_backend(req.backend, [&](auto exec) { result["backend"] = decltype(exec)::name(); });
   result["family"] = model.info["family"];
   result["order"] = model.dofs.order;
   result["mapping"] = name_of(req.mapping);
-  result["race"] = name_of(req.race);
+  result["race"] = req.acoo ? acoo_race : name_of(req.race);
   result["scalar"] = req.scalar;
   const double t = result["assembly"]["stats"]["median"].get<double>();
   const double ne = double(model.mesh.num_elements());

@@ -8,6 +8,7 @@
 #include "deck.hpp"
 #include "kfem/assembly/strategies.hpp"
 #include "model.hpp"
+#include "names.hpp"
 
 namespace kfem::app {
 struct PointRequest {
@@ -20,7 +21,17 @@ struct PointRequest {
   bool solve = false;   // boundary conditions + CG + problem read-outs (run)
   const BoundarySetup* boundary = nullptr;  // with solve: the caller's, built (and its names checked) before allocation
   bool exports = false; // write the deck's output.export_* files (run, with or without --no-solve)
+  bool acoo = false;    // race acoo: a-COO insertion + consolidation (pipeline_acoo.cpp); `race` unused
+  SolveOperator op =
+      SolveOperator::csr;  // with solve: CG on the CSR or on an EbE operator (pipeline_ebe.cpp)
+  bool ebe_atomic =
+      false;  // EbE products: atomic when the point's race is atomic, else by colour (the paper's)
+  bool time_colorings = false;  // also time both colourings (greedy host, device) as pre-processing
+  const ReferenceSolution* reference = nullptr;  // with solve: the solution to compare with (bench)
 };
+
+// Race acoo pushes through the generic kernels only: one-line InputError for another mapping.
+void check_acoo_mapping(MappingKind mapping);
 
 nlohmann::json run_point(const Model& model, const Deck& deck, const PointRequest& req, const Oracle& oracle);
 

@@ -10,6 +10,7 @@ Writes into DIR (default: the folder of RESULTS.json):
   model_rates_<scalar>.png       model GFLOP/s and GB/s per mapping on the largest mesh
   hbm_floor_<scalar>.png         fraction of the HBM floor per mapping on the largest mesh (if measured)
   summary.md                     one table row per point
+A stage sweep (bench.stages, inputs/banas.yaml) gets banas_plot.py's figures and tables instead.
 Points whose verification FAILED are left out of every figure (with a warning). Needs matplotlib only.
 """
 import argparse
@@ -346,6 +347,19 @@ def main():
     doc = dict(docs[0], points=[p for d in docs for p in d.get("points", [])])
     out_dir = args.out or os.path.dirname(os.path.abspath(args.results[0]))
     os.makedirs(out_dir, exist_ok=True)
+    if doc.get("kind") == "stages":  # banas' stage sweep (bench.stages): its own figures and tables
+        import banas_plot
+        good = [p for p in doc.get("points", []) if p.get("verification", {}).get("status") != "FAILED"]
+        if len(good) < len(doc.get("points", [])):
+            warn(f"skipping {len(doc['points']) - len(good)} FAILED points")
+        device = device_label(doc.get("context", {}), {p["backend"] for p in good})
+        try:
+            written = banas_plot.make_stage_figures(doc, good, out_dir, device)
+        except ImportError as e:
+            print(f"plot.py: {e}; install matplotlib (Debian: apt install python3-matplotlib)", file=sys.stderr)
+            return 2
+        print("\n".join(written))
+        return 0
     all_points = doc.get("points", [])
     good = points_of(doc)
     written = [write_summary(doc, all_points, good, out_dir)]

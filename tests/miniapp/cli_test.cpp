@@ -4,16 +4,20 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kfem/io/matrix_market.hpp"
 #include "kfem/mesh/gmsh.hpp"
+#include "kfem/problems/capacitor.hpp"
 
 namespace fs = std::filesystem;
 
@@ -163,5 +167,176 @@ TEST_F(miniapp, InfoPrintsKokkos) {
   const Outcome o = kfem("info");
   EXPECT_EQ(o.code, 0) << o.err;
   EXPECT_NE(o.out.find("Kokkos"), std::string::npos) << o.out;
+}
+
+// ---- amorim (issue 13): race acoo and the EbE CG operators ----------------------------------------
+
+// The values of point-data array `name` of a kfem VTU (ASCII, shortest round-trip numbers).
+std::vector<double> vtu_values(const std::string& text, const std::string& name) {
+  std::vector<double> v;
+  const std::size_t at = text.find("Name=\"" + name + "\"");
+  if (at == std::string::npos) return v;
+  const std::size_t begin = text.find('>', at) + 1, end = text.find("</DataArray>", begin);
+  std::istringstream in(text.substr(begin, end - begin));
+  for (double x; in >> x;) v.push_back(x);
+  return v;
+}
+
+// max |a - b| / max |b|
+double max_rel_diff(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() != b.size() || b.empty()) return INFINITY;
+  double diff = 0, scale = 0;
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    diff = std::max(diff, std::abs(a[i] - b[i]));
+    scale = std::max(scale, std::abs(b[i]));
+  }
+  return diff / scale;
+}
+
+class amorim : public miniapp {
+ protected:
+  // `kfem run deck.yaml OPTIONS`: the report's point and the exported potential.
+  std::pair<nlohmann::json, std::vector<double>> solve(const std::string& options) {
+    const Outcome o =
+        kfem("run deck.yaml --repetitions 1 --warmup 0 --report r.json --export-solution u.vtu " + options);
+    EXPECT_EQ(o.code, 0) << options << "\n" << o.out << o.err;
+    const auto point = nlohmann::json::parse(slurp(path("r.json"))).at("point");
+    EXPECT_EQ(point.at("verification").at("status"), "passed") << options;
+    EXPECT_TRUE(point.at("solve").at("cg_converged").get<bool>()) << options;
+    return {point, vtu_values(slurp(path("u.vtu")), "potential")};
+  }
+
+  // Every variant solves to csr's solution and field energy within 1e-8 relative (tolerance 1e-12;
+  // 1e-4 in float).
+  void expect_same_solution_as_csr(const std::vector<std::string>& variants) {
+    const auto [csr, u] = solve("");
+    ASSERT_GT(u.size(), 10u);
+    const double energy = csr.at("solve").at("field_energy").get<double>();
+    for (const std::string& options : variants) {
+      const auto [point, v] = solve(options);
+      const double tol = options.find("float") != std::string::npos ? 1e-4 : 1e-8;
+      EXPECT_LT(max_rel_diff(v, u), tol) << options;
+      EXPECT_NEAR(point.at("solve").at("field_energy").get<double>(), energy, tol * energy) << options;
+      const bool acoo = options.find("acoo") != std::string::npos;
+      if (acoo) {
+        EXPECT_EQ(point.at("race"), "acoo") << options;
+        EXPECT_TRUE(point.at("acoo").contains("vs_graph_path")) << options;
+      }
+      if (options.find("ebe") != std::string::npos) {
+        EXPECT_GT(point.at("solve").at("memory").at("bytes_per_element").get<double>(), 0.0) << options;
+      }
+    }
+  }
+};
+
+TEST_F(amorim, NamesParseFromDeckAndOptions) {
+  const Outcome info = kfem("info");
+  EXPECT_NE(info.out.find("acoo"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("ebe-v1 ebe-v2"), std::string::npos) << info.out;
+  write("deck.yaml",
+        "problem: electrostatics\nmesh: {size: 'tri:6x3'}\nbc: {dirichlet: {xmin: 0.0, xmax: 1.0}}\n"
+        "assembly: {race: acoo}\nsolver: {operator: ebe-v2}\n");
+  const auto [point, u] = solve("");
+  EXPECT_EQ(point.at("race"), "acoo");
+  EXPECT_EQ(point.at("mapping"), "thread");  // a-COO's default: the paper's thread per element
+  EXPECT_EQ(point.at("solve").at("operator"), "ebe-v2");
+  EXPECT_EQ(point.at("solve").at("ebe").at("race"), "colored");
+  EXPECT_EQ(u.size(), 7u * 4u);
+}
+
+TEST_F(amorim, BadNamesAreOneLineErrors) {
+  expect_one_error_line(kfem("run --mesh 2x1x1 --operator ebe-v3"), "ebe-v3");
+  expect_one_error_line(kfem("verify --mesh 2x1x1 --race acooo"), "acooo");
+  write("deck.yaml", "solver: {operator: [csr, ebe]}\n");
+  expect_one_error_line(kfem("run deck.yaml"), "solver.operator");
+  write("deck.yaml", "mesh: {capacitor: {triangles: [2.0e4, 50]}}\n");
+  expect_one_error_line(kfem("run deck.yaml"), "mesh.capacitor.triangles");
+  // A hex8 fast path has its own CSR index: a-COO cannot push through it. Nothing is written.
+  const Outcome o = kfem("run --mesh 2x1x1 --race acoo --mapping pairs --report r.json --export-mesh m.msh");
+  expect_one_error_line(o, "'pairs' is a hex8 fast path");
+  EXPECT_FALSE(fs::exists(path("r.json")));
+  EXPECT_FALSE(fs::exists(path("m.msh")));
+  expect_one_error_line(kfem("verify --mesh prism:2x1x1 --race acoo --mapping reg-jac"), "reg-jac");
+}
+
+// A distorted, randomly numbered tri box with a corner between a grounded and a charged side (no Gmsh).
+TEST_F(amorim, AcooAndEbeSolveLikeCsrOnTriBox) {
+  write("deck.yaml",
+        "problem: electrostatics\nmesh: {size: 'tri:24x12', distort: 0.1, renumber: random}\n"
+        "bc: {dirichlet: {xmin: 0.0, ymax: 1.0}}\nassembly: {mapping: thread}\n"
+        "solver: {tolerance: 1.0e-12}\n");
+  expect_same_solution_as_csr({"--race acoo", "--race acoo --mapping team", "--operator ebe-v1",
+                               "--operator ebe-v2", "--operator ebe-v1 --race atomic",
+                               "--operator ebe-v2 --race atomic", "--race acoo --operator ebe-v2",
+                               "--race acoo --scalar float"});
+}
+
+TEST_F(amorim, AcooAndEbeSolveLikeCsrOnCapacitor) {
+  if (!kfem::gmsh_available()) GTEST_SKIP() << "built with KFEM_WITH_GMSH=OFF";
+  write("deck.yaml",
+        "problem: electrostatics\nmesh: {size: capacitor, capacitor: {triangles: 2000}}\n"
+        "bc: {dirichlet: {top_plate: 48.0, bottom_plate: 0.0}}\nassembly: {mapping: thread}\n"
+        "solver: {tolerance: 1.0e-12, max_iterations: 50000}\n");
+  expect_same_solution_as_csr({"--race acoo", "--operator ebe-v1", "--operator ebe-v2"});
+}
+
+// hex8 elasticity through a-COO (generic mapping) and the EbE operators: the same tip deflection.
+TEST_F(amorim, Hex8ThroughAcooAndEbe) {
+  const auto tip = [&](const std::string& options) {
+    const Outcome o = kfem("run --mesh 6x2x2 --repetitions 1 --warmup 0 --report r.json " + options);
+    EXPECT_EQ(o.code, 0) << options << "\n" << o.out << o.err;
+    const auto point = nlohmann::json::parse(slurp(path("r.json"))).at("point");
+    EXPECT_EQ(point.at("verification").at("status"), "passed") << options;
+    return point.at("solve").at("tip_deflection_m").get<double>();
+  };
+  const double csr = tip("");
+  for (const char* options :
+       {"--race acoo", "--race acoo --mapping team", "--operator ebe-v1", "--operator ebe-v2"})
+    EXPECT_NEAR(tip(options), csr, 1e-7 * std::abs(csr)) << options;
+}
+
+// bench.solve: every point solves and is compared with the host reference solution; the operators
+// are swept like the races.
+TEST_F(amorim, BenchSolvesEveryPoint) {
+  write("deck.yaml",
+        "problem: electrostatics\nmesh: {size: 'tri:12x6', distort: 0.1}\n"
+        "bc: {dirichlet: {xmin: 0.0, ymax: 1.0}}\nassembly: {mapping: thread, race: [colored, acoo]}\n"
+        "solver: {tolerance: 1.0e-12, operator: [csr, ebe-v1]}\nbench: {warmup: 0, repetitions: 1, solve: "
+        "true}\n");
+  const Outcome o = kfem("bench deck.yaml --out out");
+  ASSERT_EQ(o.code, 0) << o.out << o.err;
+  const auto doc = nlohmann::json::parse(slurp(path("out/results.json")));
+  const auto& points = doc.at("points");
+  ASSERT_EQ(points.size(), 4u);  // 2 races x 2 operators
+  for (const auto& p : points) {
+    EXPECT_EQ(p.at("verification").at("status"), "passed");
+    const auto& s = p.at("solve");
+    EXPECT_TRUE(s.at("cg_converged").get<bool>());
+    EXPECT_GT(s.at("cg_s_per_iteration").get<double>(), 0.0);
+    EXPECT_LT(s.at("relative_difference_vs_reference").get<double>(), 1e-8)
+        << p.at("race") << " " << s.at("operator");
+    EXPECT_TRUE(p.at("setup").contains("coloring_greedy_s"));
+    EXPECT_TRUE(p.at("setup").contains("coloring_device_s"));
+  }
+  EXPECT_TRUE(points[0].at("mesh").at("reference_solve").at("cg_converged").get<bool>());
+  EXPECT_EQ(points[2].at("race"), "acoo");
+  EXPECT_GT(points[2].at("acoo").at("storage_bytes_per_element").get<double>(), 0.0);
+}
+
+// mesh.capacitor.triangles as a list: one mesh per count, named capacitor:N.
+TEST_F(amorim, CapacitorSizesSweep) {
+  if (!kfem::gmsh_available()) GTEST_SKIP() << "built with KFEM_WITH_GMSH=OFF";
+  write("deck.yaml",
+        "problem: electrostatics\nmesh: {size: capacitor, capacitor: {triangles: [300, 600]}}\n"
+        "bc: {dirichlet: {top_plate: 48.0, bottom_plate: 0.0}}\nassembly: {mapping: thread, race: acoo}\n"
+        "bench: {warmup: 0, repetitions: 1}\n");
+  const Outcome o = kfem("bench deck.yaml --out out");
+  ASSERT_EQ(o.code, 0) << o.out << o.err;
+  const auto points = nlohmann::json::parse(slurp(path("out/results.json"))).at("points");
+  ASSERT_EQ(points.size(), 2u);
+  EXPECT_EQ(points[0].at("mesh").at("name"), "capacitor:300");
+  EXPECT_EQ(points[1].at("mesh").at("name"), "capacitor:600");
+  EXPECT_LT(points[0].at("mesh").at("elements").get<long>(), points[1].at("mesh").at("elements").get<long>());
+  EXPECT_FALSE(points[0].contains("solve"));  // bench.solve is off by default
 }
 }  // namespace

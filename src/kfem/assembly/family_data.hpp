@@ -51,6 +51,23 @@ FamilyElements<Family, S, Layout, typename Exec::memory_space> make_family_eleme
   return d;
 }
 
+// w det J and J^-1 (row-major) of one element at each of its points, in double (href: a host
+// reference in double; X: vertex coordinates relative to vertex 0): put(q, i, value) for i < 1 + D^2.
+// Returns the first point with det J <= 0, or -1.
+template <class Family, class HostRef, class Put>
+int host_jacobian_terms(const HostRef& href, const double* X, Put&& put) {
+  constexpr int D = Family::dim;
+  for (int q = 0; q < href.num_qp(); ++q) {
+    double Jinv[D][D];
+    const double wd = fe::geometry<Family>(href, X, q, Jinv);
+    if (!(wd > 0)) return q;
+    put(q, 0, wd);
+    for (int i = 0; i < D; ++i)
+      for (int j = 0; j < D; ++j) put(q, 1 + D * i + j, Jinv[i][j]);
+  }
+  return -1;
+}
+
 // banas' NOJAC input: the Jacobian terms of every element and point computed on the host (in double,
 // from the coordinates as launched) and copied to the device. Throws InputError for det J <= 0.
 template <class Exec, class Family, class S, class Layout, class Mem>
@@ -76,14 +93,8 @@ void prepare_host_jacobian(const Exec& exec, FamilyElements<Family, S, Layout, M
   for (ordinal_t e = 0; e < els.num_elements; ++e) {
     double X[V * D];
     for (int i = 0; i < V * D; ++i) X[i] = double(coords(e, i));
-    for (int q = 0; q < nq; ++q) {
-      double Jinv[D][D];
-      const double wd = fe::geometry<Family>(href, X, q, Jinv);
-      if (!(wd > 0)) throw InputError("element " + std::to_string(e) + ": det J <= 0 at quadrature point " + std::to_string(q));
-      h(e, q, 0) = S(wd);
-      for (int i = 0; i < D; ++i)
-        for (int j = 0; j < D; ++j) h(e, q, 1 + D * i + j) = S(Jinv[i][j]);
-    }
+    const int bad = host_jacobian_terms<Family>(href, X, [&](int q, int i, double v) { h(e, q, i) = S(v); });
+    if (bad >= 0) throw InputError("element " + std::to_string(e) + ": det J <= 0 at quadrature point " + std::to_string(bad));
   }
   Kokkos::deep_copy(exec, els.jacobian, h);
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "kfem/build_info.hpp"
+#include "kfem/core/kokkos_compat.hpp"
 #include "kfem/report/stats.hpp"
 #include "kfem/report/timing.hpp"
 
@@ -96,7 +97,12 @@ nlohmann::json device_json(const std::optional<DeviceInfo>& d) {
           {"compute_capability", fmt::format("{}.{}", d->cc_major, d->cc_minor)},
           {"l2_mib", d->l2_mib},
           {"memory_bus_bits", d->memory_bus_bits},
-          {"peak_bandwidth_gbs", d->peak_bandwidth_gbs()}};
+          {"peak_bandwidth_gbs", d->peak_bandwidth_gbs()},
+          {"free_bytes", d->free_bytes},
+          {"peak_gflops", {{"fp32_vector", d->peak_fp32_gflops()},
+                           {"fp64_vector", d->peak_fp64_gflops()},
+                           {"fp64_matrix", d->peak_fp64_matrix_gflops()},
+                           {"basis", "SMs x FMA lanes per SM x 2 x peak SM clock"}}}};
 }
 }  // namespace
 
@@ -169,13 +175,12 @@ nlohmann::json run_context(bool measure_bandwidth) {
 
   std::ostringstream config;
   Kokkos::print_configuration(config, true);
-  ctx["kokkos"] = {{"version", fmt::format("{}.{}.{}", KOKKOS_VERSION / 10000, KOKKOS_VERSION / 100 % 100,
-                                           KOKKOS_VERSION % 100)},
+  ctx["kokkos"] = {{"version", kokkos_compat::version_string()},
                    {"version_number", KOKKOS_VERSION},
                    {"backends", enabled_backends()},
                    {"default_execution_space", Kokkos::DefaultExecutionSpace::name()},
                    {"default_host_execution_space", Kokkos::DefaultHostExecutionSpace::name()},
-                   {"host_concurrency", Kokkos::DefaultHostExecutionSpace::concurrency()},
+                   {"host_concurrency", Kokkos::DefaultHostExecutionSpace().concurrency()},
                    {"configuration", config.str()}};
 
   ctx["device"] = device_json(device_info());

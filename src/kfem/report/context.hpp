@@ -1,6 +1,7 @@
 // The run context: everything a later reader needs to trust (or distrust) a result file —
 // which code, built how, on which Kokkos backends, on which hardware, under which environment.
 #pragma once
+#include <cstddef>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -17,6 +18,17 @@ struct DeviceInfo {
   double l2_mib = 0;
   int memory_bus_bits = 0;  // with mem_clock_mhz gives the theoretical peak bandwidth
   double peak_bandwidth_gbs() const { return 2.0 * mem_clock_mhz * 1e6 * memory_bus_bits / 8 / 1e9; }
+  std::size_t free_bytes = 0;  // device memory free when queried (cudaMemGetInfo)
+  // Vector FMA lanes per SM of the data-centre parts (cc 7.0, 8.0, 9.0: FP64 = FP32 / 2); 0 where
+  // kfem does not know the chip, so no peak fraction is claimed for it.
+  int fp32_lanes_per_sm() const {
+    if (cc_minor != 0) return 0;
+    return cc_major == 9 ? 128 : cc_major == 7 || cc_major == 8 ? 64 : 0;
+  }
+  double peak_fp32_gflops() const { return 2.0 * fp32_lanes_per_sm() * sm_count * sm_clock_mhz * 1e-3; }
+  double peak_fp64_gflops() const { return peak_fp32_gflops() / 2; }
+  // FP64 on the matrix units (DMMA): 2x the vector rate on cc 8.0 and 9.0.
+  double peak_fp64_matrix_gflops() const { return cc_major >= 8 && cc_minor == 0 ? 2 * peak_fp64_gflops() : 0.0; }
 };
 
 // std::nullopt when the build has no device backend or no device can be queried.
@@ -39,8 +51,9 @@ HostTopology host_topology();
 
 // The context object (Kokkos must be initialized). Keys:
 //   kfem:        {version, git_revision, git_dirty, build_type, compiler, flags}
-//   kokkos:      {version ("3.4.1"), version_number (30401), backends ([..."Serial","OpenMP","Cuda"]),
-//                 default_execution_space, default_host_execution_space, host_concurrency,
+//   kokkos:      {version (of the Kokkos kfem is built against: "3.4.1", "4.6.1"), version_number (30401),
+//                 backends ([..."Serial","OpenMP","Cuda"]), default_execution_space,
+//                 default_host_execution_space, host_concurrency,
 //                 configuration (Kokkos::print_configuration output)}
 //   device:      {name, sm_count, memory_gib, sm_clock_mhz, mem_clock_mhz, compute_capability,
 //                 l2_mib, memory_bus_bits, peak_bandwidth_gbs} or null

@@ -40,6 +40,9 @@ std::optional<DeviceInfo> device_info() {
   info.cc_minor = p.minor;
   info.l2_mib = static_cast<double>(p.l2CacheSize) / (1 << 20);
   info.memory_bus_bits = p.memoryBusWidth;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) info.free_bytes = free_bytes;
+  cudaGetLastError();
   return info;
 #else
   return std::nullopt;

@@ -44,6 +44,26 @@ struct GemmBlocks {
     return sizeof(S) * (std::size_t(V) * D + std::size_t(chunk) * (1 + D * D) + 2 * std::size_t(chunk) * tile * D);
   }
 
+  // Flops one element costs here, counted from the code: per tile pair and point the geometry and
+  // the gradients of the tile's 2 x tile nodes (2 D^2 each, D more to weight a row node), the
+  // tile^2 pairs' products (2 D^2 each, padding included); per block the operator's combination.
+  template <class Exec>
+  static double executed_flops(int n, int nq, int D, double geometry, double combination) {
+    const int tile = side<Exec>(n) * micro<Exec>(), ntile = (n + tile - 1) / tile;
+    const double pairs = ntile * (ntile + 1) / 2.0;
+    const double per_point = geometry + 2.0 * tile * 2 * D * D + tile * D + double(tile) * tile * 2 * D * D;
+    return pairs * nq * per_point + double(n) * n * combination;
+  }
+  struct Parameters {
+    int team_size, tile, tile_pairs;
+    std::size_t scratch_bytes;
+  };
+  template <class Exec, class S, int D, int V>
+  static Parameters parameters(int n) {
+    const int tile = side<Exec>(n) * micro<Exec>(), ntile = (n + tile - 1) / tile;
+    return {side<Exec>(n) * side<Exec>(n), tile, ntile * (ntile + 1) / 2, scratch_bytes<Exec, S, D, V>(n)};
+  }
+
   template <class Exec, class Elements, class Op, class Target, class Adder>
   void launch(const Exec& exec, const Elements& els, const Op& op, const Target& where, ordinal_t begin,
               ordinal_t end, const Adder& add) const {

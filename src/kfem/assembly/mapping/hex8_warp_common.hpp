@@ -6,6 +6,7 @@
 
 #include "kfem/assembly/lanes.hpp"
 #include "kfem/core/error.hpp"
+#include "kfem/core/kokkos_compat.hpp"
 #include "kfem/core/types.hpp"
 #include "kfem/fe/elasticity.hpp"
 
@@ -56,9 +57,10 @@ KOKKOS_INLINE_FUNCTION void scatter_lane(int l, ordinal_t e, const Data& d, cons
 }
 
 // Entry k of a lower triangle in row-major order: row m = floor((sqrt(8k + 1) - 1) / 2), column
-// n = k - m(m+1)/2 <= m (sanfui eqs. 1-2); no loop or branch.
+// n = k - m(m+1)/2 <= m (sanfui eqs. 1-2); no loop or branch. Exact: 8k+1 is a perfect square at
+// row starts.
 KOKKOS_INLINE_FUNCTION void lower_entry(int k, int& m, int& n) {
-  m = static_cast<int>((Kokkos::Experimental::sqrt(8.0f * k + 1.0f) - 1.0f) * 0.5f);  // exact: 8k+1 is a perfect square at row starts
+  m = static_cast<int>((kokkos_compat::sqrt(8.0f * k + 1.0f) - 1.0f) * 0.5f);
   n = k - m * (m + 1) / 2;
 }
 

@@ -1,0 +1,211 @@
+// What the three paths of a point share: pipeline.cpp (DOF graph + CSR assembly), pipeline_acoo.cpp
+// (a-COO, no graph) and pipeline_ebe.cpp (element-by-element CG). Device set-up, colouring,
+// verification and the solve's inputs and read-outs are written once, here.
+#pragma once
+#include <Kokkos_Core.hpp>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "backend.hpp"
+#include "kfem/assembly/problem.hpp"
+#include "kfem/assembly/reference.hpp"
+#include "kfem/coloring/coloring.hpp"
+#include "kfem/coloring/device_coloring.hpp"
+#include "kfem/core/types.hpp"
+#include "kfem/fe/family.hpp"
+#include "kfem/fe/operator.hpp"
+#include "kfem/report/stats.hpp"
+#include "kfem/report/timing.hpp"
+#include "kfem/solve/cg.hpp"
+#include "kfem/sparsity/csr.hpp"
+#include "model.hpp"
+#include "pipeline.hpp"
+
+namespace kfem::app::detail {
+// f(exec, scalar, family) with the point's execution space, scalar type and the mesh's family.
+template <class F>
+void with_point_types(const Model& model, const PointRequest& req, F&& f) {
+  with_backend(req.backend, [&](auto exec) {
+    with_scalar(req.scalar,
+                [&](auto s) { with_family(model.mesh.cell, [&](auto family) { f(exec, s, family); }); });
+  });
+}
+
+// Operator of the run's problem in scalar S: the family decides which one (registry pairs).
+template <class Family, class S>
+auto make_operator(const Deck& deck) {
+  if constexpr (std::is_same_v<Family, fe::Tri3>) {
+    return fe::Electrostatics<S>{S(deck.permittivity)};
+  } else {
+    const auto m = Isotropic<double>::from_young(deck.young, deck.poisson);
+    return fe::Elasticity<S>{Isotropic<S>{S(m.lambda), S(m.mu)}};
+  }
+}
+
+template <class Mem>
+struct Iota {
+  Kokkos::View<ordinal_t*, Mem> v;
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t e) const { v(e) = e; }
+};
+
+// Mesh, element DOF nodes and the natural element order to the device, the start of every path;
+// the fenced seconds of the mesh and DOF copies. No DOF graph: set_dof_count or build_dof_graph.
+template <class Exec>
+double upload_model(const Exec& exec, const Model& model, Problem<Exec>& p) {
+  using Mem = typename Exec::memory_space;
+  ScopedRegion r("kfem::setup::mesh_to_device");
+  const DofMap& dm = model.dofs;
+  const double s = time_fenced(exec, [&] {
+    p.mesh = to_device(exec, model.mesh);
+    p.dofs = decltype(p.dofs)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::element_dofs"),
+                              dm.num_elements(), dm.nodes_per_element);
+    Kokkos::deep_copy(
+        exec, p.dofs,
+        Kokkos::View<const ordinal_t**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+            dm.element_nodes.data(), dm.num_elements(), dm.nodes_per_element));
+  });
+  p.natural = Kokkos::View<ordinal_t*, Mem>("kfem::natural_order", model.mesh.num_elements());
+  Kokkos::parallel_for("kfem::iota", Kokkos::RangePolicy<Exec>(exec, 0, model.mesh.num_elements()),
+                       Iota<Mem>{p.natural});
+  return s;
+}
+
+// The paths that build no pattern (a-COO, EbE) still size their vectors by Problem::num_dofs().
+template <class Exec>
+void set_dof_count(Problem<Exec>& p, const Model& model) {
+  p.graph.components = model.components;
+  p.graph.dof.num_rows = ordinal_t(model.components * model.dofs.num_nodes);
+}
+
+// The element colouring of deck.coloring into p: greedy on the host (once per mesh, kept in the
+// oracle) or on the device. Returns the setup fields coloring_s, coloring_method, colors.
+template <class Exec>
+nlohmann::json attach_coloring(const Exec& exec, const Model& model, const Deck& deck, const Oracle& oracle,
+                               Problem<Exec>& p) {
+  ScopedRegion r("kfem::setup::coloring");
+  const Mesh& mesh = model.mesh;
+  nlohmann::json out;
+  Coloring c;
+  if (deck.coloring == "device") {
+    out["coloring_s"] = time_fenced(
+        exec, [&] { c = device_coloring(exec, p.mesh.conn, p.mesh.num_nodes, mesh.nodes_per_element()); });
+  } else {  // the host colouring does not depend on the backend: computed once per mesh
+    if (!oracle.greedy)
+      oracle.greedy_seconds = time_fenced(exec, [&] { oracle.greedy = greedy_coloring(mesh); });
+    c = *oracle.greedy;
+    out["coloring_s"] = oracle.greedy_seconds;
+  }
+  out["coloring_method"] = deck.coloring;
+  out["colors"] = c.num_colors();
+  const std::string bad = check_coloring(mesh, c);
+  if (!bad.empty()) throw std::runtime_error("invalid colouring: " + bad);
+  set_coloring(exec, p, std::move(c));
+  return out;
+}
+
+// Pre-processing report: both colourings timed, whichever the point uses (the greedy one once per mesh).
+template <class Exec>
+nlohmann::json coloring_times(const Exec& exec, const Model& model, const Oracle& oracle,
+                              const Problem<Exec>& p) {
+  ScopedRegion r("kfem::setup::coloring_times");
+  if (!oracle.greedy)
+    oracle.greedy_seconds = time_fenced(exec, [&] { oracle.greedy = greedy_coloring(model.mesh); });
+  const double device_s = time_fenced(exec, [&] {
+    (void)device_coloring(exec, p.mesh.conn, p.mesh.num_nodes, model.mesh.nodes_per_element());
+  });
+  return {{"coloring_greedy_s", oracle.greedy_seconds}, {"coloring_device_s", device_s}};
+}
+
+// The assembled matrix against the oracle (or an explicit 'skipped' when the mesh is too large for it).
+template <class S>
+nlohmann::json verification(const HostCsr<S>& got, const Oracle& oracle, bool lower) {
+  if (!oracle.matrix) return {{"status", "skipped"}, {"reason", "mesh above bench.verify_limit"}};
+  const double tol = std::is_same<S, float>::value ? 1e-5 : 1e-12;
+  if (lower && !oracle.lower) oracle.lower = lower_part(*oracle.matrix);
+  const MatrixDiff d = compare(got, lower ? *oracle.lower : *oracle.matrix);
+  return {{"status", d.same_pattern && d.max_rel <= tol ? "passed" : "FAILED"},
+          {"max_abs", d.max_abs},
+          {"max_rel", d.max_rel},
+          {"max_entry_rel", d.max_entry_rel},
+          {"same_pattern", d.same_pattern},
+          {"tolerance", tol},
+          {"oracle_s", oracle.seconds}};
+}
+
+// The full matrix before constraints in double, for the energy read-outs (none for lower storage).
+template <class S>
+std::optional<HostCsr<double>> full_matrix(const HostCsr<S>& got, bool lower) {
+  if (lower) return std::nullopt;
+  HostCsr<double> K;
+  K.num_rows = got.num_rows, K.row_map = got.row_map, K.cols = got.cols;
+  K.vals.assign(got.vals.begin(), got.vals.end());
+  return K;
+}
+
+template <class T, class Mem, class U>
+Kokkos::View<T*, Mem> to_device_vector(const std::vector<U>& v, const std::string& label) {
+  Kokkos::View<T*, Mem> d(label, v.size());
+  auto h = Kokkos::create_mirror_view(d);
+  for (std::size_t i = 0; i < v.size(); ++i) h(i) = T(v[i]);
+  Kokkos::deep_copy(d, h);
+  return d;
+}
+
+template <class View>
+std::vector<double> to_host_vector(const View& v) {
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  return std::vector<double>(h.data(), h.data() + h.extent(0));
+}
+
+// The boundary conditions on the device in scalar S: loads, fixed DOFs, their values.
+template <class S, class Mem>
+struct SolveInputs {
+  Kokkos::View<S*, Mem> rhs;
+  Kokkos::View<const ordinal_t*, Mem> fixed;
+  Kokkos::View<S*, Mem> values;
+};
+template <class S, class Mem>
+SolveInputs<S, Mem> solve_inputs(const PointRequest& req) {
+  if (!req.boundary) throw std::logic_error("run_point: solve requested without a boundary setup");
+  const BoundarySetup& bc = *req.boundary;
+  return {to_device_vector<S, Mem>(bc.rhs, "kfem::rhs"),
+          to_device_vector<ordinal_t, Mem>(bc.fixed, "kfem::fixed"),
+          to_device_vector<S, Mem>(bc.values, "kfem::fixed_values")};
+}
+
+// CG on a constrained CSR (full, or its lower triangle); u receives the solution.
+template <class Exec, class S>
+CgResult csr_cg(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
+                const Kokkos::View<S*, typename Exec::memory_space>& values,
+                const Kokkos::View<S*, typename Exec::memory_space>& rhs, bool lower, const Deck& deck,
+                std::vector<double>& u) {
+  const Kokkos::View<S*, typename Exec::memory_space> x("kfem::u", A.num_rows);
+  CgOptions opts{deck.tolerance, deck.max_iterations};
+  opts.symmetric_storage = lower;  // y = (L + L^T - D) x on the lower triangle
+  const CgResult cg = conjugate_gradient(exec, A, values, rhs, x, opts);
+  u = to_host_vector(x);
+  return cg;
+}
+
+// Device bytes of an assembled CSR: values, pattern (row map + columns) and the target's index.
+nlohmann::json csr_memory(const Model& model, std::int64_t nnz, ordinal_t rows, int scalar_bytes,
+                          double index_bytes_per_element);
+
+// What every solve reports, whichever operator: the problem, CG's iterations and times, the
+// problem's read-outs (solution_summary, K: the full matrix before constraints or null), the
+// difference to req.reference; writes output.export_solution when req.exports.
+nlohmann::json solve_report(const Model& model, const Deck& deck, const PointRequest& req, const CgResult& cg,
+                            const std::vector<double>& u, const HostCsr<double>* K);
+
+// The point of race acoo (pipeline_acoo.cpp).
+nlohmann::json acoo_point(const Model& model, const Deck& deck, const PointRequest& req,
+                          const Oracle& oracle);
+// The solve of an EbE operator (pipeline_ebe.cpp) on the point's problem; K as in solve_report.
+nlohmann::json ebe_solve(const Model& model, const Deck& deck, const PointRequest& req, const Oracle& oracle,
+                         const HostCsr<double>* K);
+}  // namespace kfem::app::detail

@@ -1,0 +1,81 @@
+// The solve of a point with an element-by-element operator (amorim's EbE-FEM): CG on EbeV1 (element
+// matrices computed once and kept) or EbeV2 (recomputed in every product); the global matrix is
+// never used. It starts from the mesh on the device on its own: no DOF graph, a colouring only for
+// coloured products. Dirichlet conditions at element level give the system the CSR path's
+// apply_dirichlet makes, so the read-outs (solve_report) match the CSR solve's to solver tolerance.
+#include <Kokkos_Core.hpp>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kfem/assembly/mapping/team_per_element.hpp"
+#include "kfem/assembly/mapping/thread_per_element.hpp"
+#include "kfem/solve/ebe_cg.hpp"
+#include "kfem/solve/ebe_operator.hpp"
+#include "names.hpp"
+#include "pipeline_detail.hpp"
+
+namespace kfem::app {
+using nlohmann::json;
+namespace {
+// The operators' own default mappings: EbE-v1 computes its stored Ke once with a team per element,
+// EbE-v2 recomputes Ke in every product with a thread per element (the paper's).
+using V1Mapping = mapping::TeamPerElement;
+using V2Mapping = mapping::ThreadPerElement;
+
+template <class Exec, class S, class Family>
+json ebe_solve_on(const Exec& exec, const Model& model, const Deck& deck, const PointRequest& req,
+                  const Oracle& oracle, const HostCsr<double>* K) {
+  using Mem = typename Exec::memory_space;
+  const auto op = detail::make_operator<Family, S>(deck);
+  using Op = std::decay_t<decltype(op)>;
+  const bool v1 = req.op == SolveOperator::ebe_v1;
+  const EbeRace race = req.ebe_atomic ? EbeRace::atomic : EbeRace::colored;
+  json setup;
+  Problem<Exec> p;
+  setup["mesh_to_device_s"] = detail::upload_model(exec, model, p);
+  detail::set_dof_count(p, model);  // products need no pattern
+  if (race == EbeRace::colored) setup.update(detail::attach_coloring(exec, model, deck, oracle, p));
+  const auto ref = fe::to_device<Family, S>(exec, model.reference);
+  std::unique_ptr<EbeOperator<Exec, S>> A;
+  setup["operator_s"] = time_fenced(exec, [&] {
+    if (v1)
+      A = std::make_unique<EbeV1<Exec, Family, Op, S, V1Mapping>>(exec, p, ref, op, race);
+    else
+      A = std::make_unique<EbeV2<Exec, Family, Op, S, V2Mapping>>(exec, p, ref, op, race);
+  });
+  const auto in = detail::solve_inputs<S, Mem>(req);
+  const double bc_s = time_fenced(exec, [&] { A->apply_dirichlet(exec, in.rhs, in.fixed, in.values); });
+  const Kokkos::View<S*, Mem> x("kfem::u", A->num_dofs());
+  const CgResult cg = conjugate_gradient(exec, *A, in.rhs, x, CgOptions{deck.tolerance, deck.max_iterations});
+  json out = detail::solve_report(model, deck, req, cg, detail::to_host_vector(x), K);
+  out["dirichlet_s"] = bc_s;
+  out["ebe"] = {{"race", race == EbeRace::atomic ? "atomic" : "colored"},
+                {"mapping", v1 ? V1Mapping::name : V2Mapping::name},
+                {"launches_per_product", A->num_launches()},
+                {"setup", setup}};
+  const EbeMemory m = A->memory();
+  out["memory"] = {{"element_matrices_bytes", m.element_matrices},
+                   {"element_dofs_bytes", m.element_dofs},
+                   {"coordinates_bytes", m.coordinates},
+                   {"dof_bytes", m.dofs},
+                   {"bytes_per_element", m.per_element()},
+                   {"includes",
+                    "per element: stored Ke (v1), DOF nodes, vertex coordinates (v2); dof_bytes (the "
+                    "Dirichlet diagonal) apart"}};
+  return out;
+}
+}  // namespace
+
+namespace detail {
+json ebe_solve(const Model& model, const Deck& deck, const PointRequest& req, const Oracle& oracle,
+               const HostCsr<double>* K) {
+  ScopedRegion r("kfem::solve::ebe");
+  json out;
+  with_point_types(model, req, [&](auto exec, auto s, auto family) {
+    out = ebe_solve_on<decltype(exec), decltype(s), decltype(family)>(exec, model, deck, req, oracle, K);
+  });
+  return out;
+}
+}  // namespace detail
+}  // namespace kfem::app

@@ -1,0 +1,448 @@
+#include "stages.hpp"
+
+#include <fmt/core.h>
+
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <optional>
+#include <string>
+#include <type_traits>
+
+#include "backend.hpp"
+#include "commands.hpp"
+#include "kfem/assembly/element_matrices.hpp"
+#include "kfem/assembly/family_assembler.hpp"
+#include "kfem/assembly/family_data.hpp"
+#include "kfem/assembly/lanes.hpp"
+#include "kfem/assembly/make_assembler.hpp"
+#include "kfem/assembly/reference.hpp"
+#include "kfem/assembly/strategies.hpp"
+#include "kfem/core/error.hpp"
+#include "kfem/core/fill.hpp"
+#include "kfem/core/staging.hpp"
+#include "kfem/fe/elasticity.hpp"
+#include "kfem/fe/prism_basis.hpp"
+#include "kfem/report/context.hpp"
+#include "kfem/report/stats.hpp"
+#include "kfem/report/timing.hpp"
+#include "names.hpp"
+#include "output_files.hpp"
+
+namespace kfem::app {
+using nlohmann::json;
+
+double paper_flops_per_element(const Model& model) {
+  const fe::HostReference& r = model.reference;
+  return 63.0 * r.nq * double(r.nsh) * r.nsh;
+}
+
+StageOracle make_stage_oracle(const Model& model, const Deck& deck) {
+  if (model.mesh.cell != CellType::prism6 || model.components != 3)
+    throw InputError(deck.source + ": bench.stages integrates prism elasticity element matrices; mesh '" +
+                     model.info.value("name", std::string("?")) +
+                     "' is not a prism mesh with problem elasticity");
+  StageOracle o;
+  const ordinal_t ne = ordinal_t(model.mesh.num_elements());
+  for (const ordinal_t e : {ordinal_t(0), ne / 3, 2 * ne / 3, ne - 1})
+    if (std::find(o.elements.begin(), o.elements.end(), e) == o.elements.end()) o.elements.push_back(e);
+  const auto m = Isotropic<double>::from_young(deck.young, deck.poisson);
+  const prism::Basis& basis = prism::tabulate(model.dofs.order);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (const ordinal_t e : o.elements) {
+    o.matrices.emplace_back();
+    reference_prism_matrix(basis, prism_coords(model.mesh, e), m, o.matrices.back());
+  }
+  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return o;
+}
+
+namespace {
+template <class M>
+struct is_banas : std::false_type {};
+template <mapping::Accumulate A, mapping::Jacobian J>
+struct is_banas<mapping::BanasBlocks<A, J>> : std::true_type {};
+
+// Kernel parameters (banas Tables 3-4) and the flops the kernel executes per element, from the
+// mapping's own rules. Generic mappings run the node-pair formulation of model_flops_per_element.
+template <class Exec, class S, class M>
+std::pair<json, double> kernel_parameters(const Model& model, ordinal_t launch) {
+  constexpr int D = 3, V = 6;
+  const int n = model.reference.nsh, nq = model.reference.nq;
+  const double geometry = 2.0 * V * D * D + 45, combination = 57;  // as model_flops_per_element counts them
+  json k = {{"team_scratch_max_bytes", Kokkos::TeamPolicy<Exec>::scratch_size_max(0)}};
+  if constexpr (is_banas<M>::value) {
+    const int max_team = M::template max_team_size<Exec>();
+    const mapping::BanasParameters b = M::template parameters<Exec, S, D>(n, V, launch, max_team);
+    k.update({{"max_team_size", max_team},
+              {"team_size", b.team_size},
+              {"parts", b.parts},
+              {"blocks_per_thread", b.blocks_per_thread},
+              {"elements_per_team", b.elements_per_team},
+              {"scratch_bytes", b.scratch_bytes}});
+    return {k, M::executed_flops(n, nq, D, b, geometry, combination)};
+  } else if constexpr (std::is_same_v<M, mapping::GemmBlocks>) {
+    const auto g = M::template parameters<Exec, S, D, V>(n);
+    k.update({{"team_size", g.team_size},
+              {"tile", g.tile},
+              {"tile_pairs", g.tile_pairs},
+              {"chunk", M::chunk},
+              {"scratch_bytes", g.scratch_bytes}});
+    return {k, M::template executed_flops<Exec>(n, nq, D, geometry, combination)};
+  } else {
+    return {k, model_flops_per_element(model)};
+  }
+}
+
+template <class Exec, class S, class M>
+json stages(const Exec& exec, const Model& model, const Deck& deck, const StageOracle& oracle) {
+  using Mem = typename Exec::memory_space;
+  using Host = typename HostStaging<Exec>::space;
+  using Layout = typename M::layout;
+  using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+  constexpr int D = 3, V = 6, G = 1 + D * D;
+  constexpr bool nojac = needs_host_jacobian<M>::value;
+  const Mesh& mesh = model.mesh;
+  const ordinal_t ne = ordinal_t(mesh.num_elements());
+  const int nq = model.reference.nq;
+  const std::size_t N = 3 * std::size_t(model.reference.nsh), ke = N * N;
+  const std::size_t in_scalars = nojac ? std::size_t(nq) * G : std::size_t(V) * D;  // per element
+
+  // Elements per launch: the Ae output (and the inputs) of one launch fill the budget, as banas
+  // fill the GPU memory; Ae offsets must fit 32-bit slots.
+  const bool device = !lanes::on_host<Exec>;
+  const std::optional<DeviceInfo> dev = device ? device_info() : std::nullopt;
+  double budget = deck.launch_bytes > 0 ? deck.launch_bytes : double(device ? 16ull << 30 : 1ull << 30);
+  if (deck.launch_bytes <= 0 && dev && dev->free_bytes > 0)
+    budget = std::min(budget, 0.5 * double(dev->free_bytes));
+  const double per_element = double(ke + in_scalars) * sizeof(S);
+  const double by_slots = std::floor(double(std::numeric_limits<slot_t>::max()) / double(ke));
+  const ordinal_t launch = ordinal_t(std::min({double(ne), std::floor(budget / per_element), by_slots}));
+  if (launch < 1)
+    throw InputError("bench.launch_bytes: " + std::to_string(budget) + " bytes hold no element matrix of " +
+                     std::to_string(per_element) + " bytes");
+  const ordinal_t launches = (ne + launch - 1) / launch;
+  auto [params, executed] = kernel_parameters<Exec, S, M>(model, launch);
+  params.update({{"elements_per_launch", launch},
+                 {"launches", launches},
+                 {"launch_budget_bytes", budget},
+                 {"input_bytes_per_launch", double(launch) * in_scalars * sizeof(S)},
+                 {"output_bytes_per_launch", double(launch) * ke * sizeof(S)},
+                 {"input", nojac ? "w det J and J^-1 per point (NOJAC)" : "vertex coordinates (JAC)"}});
+
+  // The application's host arrays (page-locked for CUDA), allocated once, outside the stages.
+  const Kokkos::View<S*, Host> hin(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::stages_input"),
+                                   std::size_t(ne) * in_scalars);
+  const Kokkos::View<S*, Host> hout(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::stages_ae"),
+                                    std::size_t(launch) * ke);
+  const auto href = fe::to_device<fe::Prism, double>(Kokkos::DefaultHostExecutionSpace(), model.reference);
+  const auto m = Isotropic<double>::from_young(deck.young, deck.poisson);
+  const fe::Elasticity<S> op{Isotropic<S>{S(m.lambda), S(m.mu)}};
+  const auto chunk = [&](ordinal_t c) { return std::min(launch, ne - c * launch); };
+  using Coords = Kokkos::View<S**, Layout, Kokkos::Device<Exec, Mem>, Unmanaged>;
+  using HostCoords = Kokkos::View<S**, Layout, Host, Unmanaged>;
+  using Jac = Kokkos::View<S***, Kokkos::LayoutRight, Kokkos::Device<Exec, Mem>, Unmanaged>;
+  using HostJac = Kokkos::View<S***, Kokkos::LayoutRight, Host, Unmanaged>;
+
+  std::vector<double> prep, init, h2d, kernel, d2h, total;
+  double worst = 0;
+  for (int rep = 0; rep < deck.warmup + deck.repetitions; ++rep) {
+    double t_prep = 0, t_init = 0, t_h2d = 0, t_kernel = 0, t_d2h = 0;
+    {  // (1) input data on the host: JAC the vertices, NOJAC the Jacobian terms of every point
+      ScopedRegion r("kfem::stages::prepare");
+      const auto t0 = std::chrono::steady_clock::now();
+      for (ordinal_t c = 0; c < launches; ++c) {
+        S* const base = hin.data() + std::size_t(c) * launch * in_scalars;
+        const HostCoords hc(base, chunk(c), V * D);
+        const HostJac hj(base, chunk(c), nq, G);
+        for (ordinal_t i = 0; i < chunk(c); ++i) {
+          const ordinal_t e = c * launch + i;
+          const PrismCoords P = prism_coords(mesh, e);
+          double X[V * D];
+          for (int v = 0; v < V; ++v)
+            for (int k = 0; k < D; ++k) X[v * D + k] = P[v][k] - P[0][k];
+          if constexpr (nojac) {
+            const int bad =
+                host_jacobian_terms<fe::Prism>(href, X, [&](int q, int j, double x) { hj(i, q, j) = S(x); });
+            if (bad >= 0)
+              throw InputError("element " + std::to_string(e) + ": det J <= 0 at quadrature point " +
+                               std::to_string(bad));
+          } else {
+            for (int j = 0; j < V * D; ++j) hc(i, j) = S(X[j]);
+          }
+        }
+      }
+      t_prep = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+    Kokkos::View<S*, Mem> din, dout;
+    fe::Reference<fe::Prism, S, Mem> ref;
+    {  // (2) device memory: inputs and Ae of one launch, Ae zeroed; the reference tables
+      ScopedRegion r("kfem::stages::init");
+      t_init += time_fenced(exec, [&] {
+        din = Kokkos::View<S*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::stages_din"),
+                                    std::size_t(launch) * in_scalars);
+        dout = Kokkos::View<S*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::stages_dout"),
+                                     std::size_t(launch) * ke);
+        ref = fe::to_device<fe::Prism, S>(exec, model.reference);
+      });
+    }
+    for (ordinal_t c = 0; c < launches; ++c) {
+      const ordinal_t count = chunk(c);
+      const std::size_t first_in = std::size_t(c) * launch * in_scalars;
+      FamilyElements<fe::Prism, S, Layout, Mem> els;
+      els.num_elements = count;
+      els.ref = ref;
+      const auto out = Kokkos::subview(dout, std::make_pair(std::size_t(0), std::size_t(count) * ke));
+      t_init += time_fenced(exec, [&] { fill_zero(exec, out); });
+      {
+        ScopedRegion r("kfem::stages::h2d");
+        t_h2d += time_fenced(exec, [&] {
+          if constexpr (nojac) {
+            const Jac d(din.data(), count, nq, G);
+            Kokkos::deep_copy(exec, d, HostJac(hin.data() + first_in, count, nq, G));
+            els.jacobian = d;
+          } else {
+            const Coords d(din.data(), count, V * D);
+            Kokkos::deep_copy(exec, d, HostCoords(hin.data() + first_in, count, V * D));
+            els.coords = d;
+          }
+        });
+      }
+      {
+        ScopedRegion r("kfem::stages::kernel");
+        t_kernel += time_fenced(exec, [&] { integrate_element_matrices(exec, M{}, els, op, 0, count, out); });
+      }
+      {
+        ScopedRegion r("kfem::stages::d2h");
+        const auto h = Kokkos::subview(hout, std::make_pair(std::size_t(0), std::size_t(count) * ke));
+        t_d2h += time_fenced(exec, [&] { Kokkos::deep_copy(exec, h, out); });
+      }
+      for (std::size_t s = 0; s < oracle.elements.size();
+           ++s) {  // sampled Ae of this launch vs the reference
+        const ordinal_t e = oracle.elements[s];
+        if (e < c * launch || e >= c * launch + count) continue;
+        const std::vector<double>& want = oracle.matrices[s];
+        double scale = 0, diff = 0;
+        for (std::size_t i = 0; i < ke; ++i) {
+          const double got = double(hout(std::size_t(e - c * launch) * ke + i));
+          scale = std::max(scale, std::abs(want[i]));
+          diff = std::isnan(got) ? INFINITY : std::max(diff, std::abs(got - want[i]));
+        }
+        worst = std::max(worst, scale > 0 ? diff / scale : diff);
+      }
+    }
+    if (rep < deck.warmup) continue;
+    prep.push_back(t_prep), init.push_back(t_init), h2d.push_back(t_h2d), kernel.push_back(t_kernel),
+        d2h.push_back(t_d2h);
+    total.push_back(t_prep + t_init + t_h2d + t_kernel + t_d2h);
+  }
+
+  const double tol = std::is_same_v<S, float> ? 1e-5 : 1e-12;
+  json out;
+  out["kernel_parameters"] = params;
+  out["elements"] = ne;
+  out["reference_table_bytes"] = double(nq) * (1 + V * D + double(model.reference.nsh) * D) * sizeof(S);
+  const auto stage = [&](const std::vector<double>& v) {
+    const Stats s = summarize(v);
+    return json{{"median_us", s.median / ne * 1e6},
+                {"min_us", s.min / ne * 1e6},
+                {"max_us", s.max / ne * 1e6},
+                {"samples_s", v}};
+  };
+  out["stages"] = {{"prepare", stage(prep)},
+                   {"init", stage(init)},
+                   {"h2d", stage(h2d)},
+                   {"kernel", stage(kernel)},
+                   {"d2h", stage(d2h)},
+                   {"total", stage(total)},
+                   {"includes",
+                    "per element: prepare = host input (JAC vertices, NOJAC w det J + J^-1 per point), "
+                    "init = device allocation + Ae zeroing per launch + reference tables, h2d = inputs, "
+                    "kernel = integration, d2h = Ae to page-locked host memory; total = their sum per run"}};
+  const double kt = summarize(kernel).median;
+  const double paper = paper_flops_per_element(model);
+  out["flops"] = {{"paper_model_per_element", paper},
+                  {"executed_per_element", executed},
+                  {"paper_model", "63 per 3x3 block and quadrature point (banas §5.3)"},
+                  {"executed",
+                   "counted from the kernel's code (BanasBlocks/GemmBlocks::executed_flops; generic: "
+                   "model_flops_per_element)"}};
+  json rates = {{"paper_gflop_per_s", paper * ne / kt * 1e-9},
+                {"executed_gflop_per_s", executed * ne / kt * 1e-9}};
+  if (dev) {
+    const double peak = std::is_same_v<S, float> ? dev->peak_fp32_gflops() : dev->peak_fp64_gflops();
+    if (peak > 0) {
+      rates["peak_gflop_per_s"] = peak;
+      rates["peak"] = std::is_same_v<S, float> ? "fp32 vector" : "fp64 vector";
+      rates["paper_peak_fraction"] = paper * ne / kt * 1e-9 / peak;
+      rates["executed_peak_fraction"] = executed * ne / kt * 1e-9 / peak;
+    }
+  }
+  out["rates"] = rates;
+  out["verification"] = {
+      {"status", worst <= tol ? "passed" : "FAILED"},
+      {"max_rel", worst},
+      {"tolerance", tol},
+      {"elements_checked", oracle.elements},
+      {"oracle_s", oracle.seconds},
+      {"what", "sampled Ae of every run vs reference_prism_matrix (double, same quadrature)"}};
+  return out;
+}
+
+// Generic mappings that serve prisms; a named functor (not a generic lambda) for nvcc.
+template <class Exec, class S>
+struct StagesFor {
+  const Exec& exec;
+  const Model& model;
+  const Deck& deck;
+  const StageOracle& oracle;
+  json& result;
+  template <class E>
+  void operator()(E) const {
+    if constexpr (!E::specialised && E::template serves<fe::Prism>)
+      result = stages<Exec, S, typename E::type>(exec, model, deck, oracle);
+    else
+      throw InputError("bench.stages: mapping '" + name_of(E::kind) + "' does not integrate prisms");
+  }
+};
+}  // namespace
+
+json run_stages_point(const Model& model, const Deck& deck, const PointRequest& req,
+                      const StageOracle& oracle) {
+  json result;
+  with_backend(req.backend, [&](auto exec) {
+    with_scalar(req.scalar, [&](auto s) {
+      using Exec = decltype(exec);
+      dispatch_entry<MappingRegistry>(req.mapping,
+                                      StagesFor<Exec, decltype(s)>{exec, model, deck, oracle, result});
+      result["backend"] = Exec::name();
+    });
+  });
+  result["family"] = model.info["family"];
+  result["order"] = model.dofs.order;
+  result["nsh"] = model.reference.nsh;
+  result["nq"] = model.reference.nq;
+  result["mapping"] = name_of(req.mapping);
+  result["scalar"] = req.scalar;
+  return result;
+}
+}  // namespace kfem::app
+
+namespace kfem::app {
+namespace {
+// Stage medians per element of one point, in µs.
+double stage_us(const json& p, const char* stage) {
+  return p["stages"][stage]["median_us"].get<double>();
+}
+
+// banas Tables 3-4: the kernel parameters per order, from the points of one scalar.
+void print_parameter_table(const json& points, const std::string& scalar, const std::vector<int>& orders) {
+  const auto find = [&](int p, const std::string& mapping) -> const json* {
+    for (const auto& q : points)
+      if (q["order"] == p && q["mapping"] == mapping && q["scalar"] == scalar) return &q;
+    return nullptr;
+  };
+  struct Row {
+    const char* label;
+    const char* mapping;
+    const char* key;
+    double scale;
+  };
+  const Row rows[] = {{"threads per team, REG", "reg-jac", "team_size", 1},
+                      {"threads per team, SHM", "shm-jac", "team_size", 1},
+                      {"parts of Ae, REG", "reg-jac", "parts", 1},
+                      {"parts of Ae, SHM", "shm-jac", "parts", 1},
+                      {"blocks per thread (SHM)", "shm-jac", "blocks_per_thread", 1},
+                      {"team scratch bytes, SHM", "shm-jac", "scratch_bytes", 1},
+                      {"elements per kernel launch", "reg-jac", "elements_per_launch", 1},
+                      {"elements per team", "reg-jac", "elements_per_team", 1},
+                      {"input per launch, JAC [MB]", "reg-jac", "input_bytes_per_launch", 1e-6},
+                      {"input per launch, NOJAC [MB]", "reg-nojac", "input_bytes_per_launch", 1e-6},
+                      {"output per launch [MB]", "reg-jac", "output_bytes_per_launch", 1e-6},
+                      {"gemm: threads per team", "gemm", "team_size", 1},
+                      {"gemm: tile (nodes), tile pairs", "gemm", "tile", 1}};
+  fmt::print("kernel parameters ({}), as banas Tables 3-4\n{:<32}", scalar, "");
+  for (const int p : orders) fmt::print(" {:>9}", fmt::format("p={}", p));
+  fmt::print("\n");
+  for (const Row& r : rows) {
+    fmt::print("{:<32}", r.label);
+    for (const int p : orders) {
+      const json* q = find(p, r.mapping);
+      const json* v =
+          q && (*q)["kernel_parameters"].contains(r.key) ? &(*q)["kernel_parameters"][r.key] : nullptr;
+      std::string cell = "-";
+      if (v && r.scale == 1) cell = fmt::format("{}", v->get<long>());
+      if (v && r.scale != 1) cell = fmt::format("{:.2f}", v->get<double>() * r.scale);
+      if (v && std::string(r.key) == "tile")
+        cell += fmt::format(",{}", (*q)["kernel_parameters"]["tile_pairs"].get<int>());
+      fmt::print(" {:>9}", cell);
+    }
+    fmt::print("\n");
+  }
+}
+
+bool device_backend_name(const std::string& backend) {
+  return (backend == "default" || backend == "cuda") && !lanes::on_host<Kokkos::DefaultExecutionSpace>;
+}
+}  // namespace
+
+int bench_stages(const Deck& deck, const std::string& out_dir) {
+  std::filesystem::create_directories(out_dir);
+  const std::string path = out_dir + "/results.json";
+  json doc = {{"kfem_results", 1},
+              {"deck", deck.source},
+              {"context", run_context(true)},
+              {"points", json::array()},
+              {"kind", "stages"},
+              {"models",
+               {{"paper_flops", "banas: 63 flops per 3x3 block and quadrature point"},
+                {"executed_flops", "counted from each kernel's code"}}}};
+  std::size_t total = 0, done = 0;
+  for (const int p : deck.orders)
+    total += deck.scalars.size() * deck.mappings.size() * meshes_for(deck, p).size();
+  const auto t0 = std::chrono::steady_clock::now();
+  for (const int order : deck.orders)
+    for (const auto& spec : meshes_for(deck, order)) {
+      Deck at_order = deck;
+      at_order.order = order;
+      const Model model = build_model(spec, at_order);
+      const StageOracle oracle = make_stage_oracle(model, deck);
+      for (const auto& sc : deck.scalars)
+        for (const auto& mn : deck.mappings) {
+          PointRequest req{mapping_from_name(mn, device_backend_name(deck.backend), model.mesh.cell),
+                           RaceKind::colored, TargetKind::index, sc, deck.backend};
+          json res = run_stages_point(model, deck, req, oracle);
+          res["mesh"] = model.info;
+          doc["points"].push_back(res);
+          write_json(path, doc);  // every finished point is on disk
+          const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          ++done;
+          fmt::print(stderr, "[{}/{}] p={} {} {} {}: kernel {:.4g} us/element ({}) elapsed {:.0f} s\n", done,
+                     total, order, spec.name, mn, sc, stage_us(res, "kernel"),
+                     res["verification"]["status"].get<std::string>(), el);
+        }
+    }
+  fmt::print("{:<3} {:<6} {:<10} {:>10} {:>10} {:>10} {:>11} {:>10} {:>11} {:>9} {:>9} {:>7} {:>9}\n", "p",
+             "scalar", "mapping", "prep us", "init us", "h2d us", "kernel us", "d2h us", "total us",
+             "GF/s pap", "GF/s exe", "%peak", "verified");
+  for (const auto& q : doc["points"]) {
+    const json& r = q["rates"];
+    fmt::print(
+        "{:<3} {:<6} {:<10} {:>10.4g} {:>10.4g} {:>10.4g} {:>11.4g} {:>10.4g} {:>11.4g} {:>9.1f} {:>9.1f} "
+        "{:>7} {:>9}\n",
+        q["order"].get<int>(), q["scalar"].get<std::string>(), q["mapping"].get<std::string>(),
+        stage_us(q, "prepare"), stage_us(q, "init"), stage_us(q, "h2d"), stage_us(q, "kernel"),
+        stage_us(q, "d2h"), stage_us(q, "total"), r["paper_gflop_per_s"].get<double>(),
+        r["executed_gflop_per_s"].get<double>(),
+        r.contains("paper_peak_fraction")
+            ? fmt::format("{:.1f}", 100 * r["paper_peak_fraction"].get<double>())
+            : "-",
+        q["verification"]["status"].get<std::string>());
+  }
+  for (const auto& sc : deck.scalars) print_parameter_table(doc["points"], sc, deck.orders);
+  return finish_bench(path, doc["points"]);
+}
+}  // namespace kfem::app

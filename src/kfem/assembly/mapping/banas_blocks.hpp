@@ -93,7 +93,7 @@ struct BanasBlocks {
 
   // Flops one element costs in these kernels, counted from the code: per part and point the
   // geometry (JAC only, `geometry` flops) and the gradients of all n shape functions (2 D^2 each);
-  // per point and block the weighted products (D + 2 D^3); per block the operator's combination.
+  // per point and block the weighted products (D + 2 D^2); per block the operator's combination.
   static double executed_flops(int n, int nq, int D, const BanasParameters& k, double geometry, double combination) {
     const double per_point = (Jac == Jacobian::device ? geometry : 0.0) + n * 2.0 * D * D;
     return k.parts * nq * per_point + double(nq) * n * n * (D + 2.0 * D * D) + double(n) * n * combination;

@@ -20,6 +20,7 @@ struct Overrides {
   std::vector<std::string> mesh, mapping, race, scalar, operators;
   std::string backend, renumber, report, export_matrix, export_mesh, export_solution, coloring, problem, target;
   double distort = -1;
+  int refine = -1;
   int repetitions = -1, warmup = -1, elements_per_team = -1, order = -1;
   bool no_solve = false, bench_solve = false;
 };
@@ -41,6 +42,8 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
   cmd->add_option("--coloring", o.coloring, "greedy (host) or device (Kokkos Kernels)");
   cmd->add_option("--renumber", o.renumber, "natural random rcm");
   cmd->add_option("--distort", o.distort, "random node displacement, fraction of the element size");
+  cmd->add_option("--refine", o.refine,
+                  "uniform refinements of tri3 meshes (each splits every triangle into 4), 0..8");
   cmd->add_option("--repetitions", o.repetitions, "timed repetitions");
   cmd->add_option("--elements-per-team", o.elements_per_team, "warp mappings on a GPU: elements (warps) per block, 1..32")
       ->check(CLI::Range(1, 32));
@@ -88,6 +91,7 @@ Deck load(const std::string& path, const Overrides& o) {
   if (!o.coloring.empty()) d.coloring = o.coloring;
   if (!o.renumber.empty()) d.renumber = renumbering_from_name(o.renumber);
   if (o.distort >= 0) d.distort = o.distort;
+  if (o.refine >= 0) d.refine = o.refine;
   if (o.repetitions > 0) d.repetitions = o.repetitions;
   if (o.warmup >= 0) d.warmup = o.warmup;
   if (o.elements_per_team > 0) d.elements_per_team = o.elements_per_team;

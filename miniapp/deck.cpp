@@ -95,6 +95,9 @@ void check_parameters(const Deck& d) {
     if (std::find(d.orders.begin(), d.orders.end(), p) == d.orders.end())
       throw InputError(d.source + ": key 'mesh.sizes." + std::to_string(p) + "': order " + std::to_string(p) +
                        " is not in element.order");
+  if (d.refine < 0 || d.refine > 8)
+    throw InputError(d.source + ": key 'mesh.refine': " + std::to_string(d.refine) +
+                     " (expected 0..8 refinements)");
   if (!(d.permittivity > 0))
     throw InputError(d.source + ": key 'material.permittivity': " + std::to_string(d.permittivity) + " (need > 0)");
   if (!(d.young > 0)) throw InputError(d.source + ": key 'material.E': need E > 0");
@@ -159,7 +162,7 @@ Deck read_deck(const std::string& path) {
     }
   }
   if (const auto m = root["mesh"]) {
-    r.keys(m, "mesh", {"sizes", "size", "length", "renumber", "seed", "distort", "capacitor"});
+    r.keys(m, "mesh", {"sizes", "size", "length", "renumber", "seed", "distort", "capacitor", "refine"});
     std::vector<double> capacitor_counts;  // a list sweeps capacitor sizes
     if (const auto c = m["capacitor"]) {
       r.keys(c, "mesh.capacitor", {"box", "triangles"});
@@ -220,6 +223,7 @@ Deck read_deck(const std::string& path) {
     }
     r.get(m, "seed", "mesh.seed", d.seed);
     r.get(m, "distort", "mesh.distort", d.distort);
+    r.get(m, "refine", "mesh.refine", d.refine);
   }
   if (const auto m = root["material"]) {
     r.keys(m, "material", {"E", "nu", "permittivity"});

@@ -32,6 +32,7 @@ struct Deck {
   Renumbering renumber = Renumbering::natural;
   std::uint64_t seed = 1;
   double distort = 0.0;
+  int refine = 0;  // mesh.refine: uniform refinements of every tri3 mesh (x4 triangles each)
   std::string problem = "elasticity";  // elasticity | electrostatics
   int order = 1;                       // element.order: prisms 1..7; tri3 and hex8 are order 1
   std::vector<int> orders{1};          // bench sweeps these (element.order as a list); order = the first

@@ -11,6 +11,7 @@
 #include "kfem/mesh/box.hpp"
 #include "kfem/mesh/gmsh.hpp"
 #include "kfem/mesh/node_sets.hpp"
+#include "kfem/mesh/refine.hpp"
 #include "kfem/mesh/renumber.hpp"
 #include "kfem/problems/boundary_conditions.hpp"
 #include "kfem/problems/cantilever.hpp"
@@ -64,6 +65,12 @@ Model build_model(const MeshSpec& spec, const Deck& deck) {
   }
   m.mesh = make_mesh(spec, deck);
   check_family(m.mesh, deck, spec.name);
+  double refine_s = 0;
+  if (deck.refine > 0) {
+    const auto tr = clock::now();
+    m.mesh = refine_uniform(m.mesh, deck.refine);
+    refine_s = std::chrono::duration<double>(clock::now() - tr).count();
+  }
   if (deck.distort > 0) distort(m.mesh, deck.distort, deck.seed);
   if (deck.renumber != Renumbering::natural)
     m.mesh = renumber_nodes(m.mesh, node_permutation(m.mesh, deck.renumber, deck.seed));
@@ -83,13 +90,15 @@ Model build_model(const MeshSpec& spec, const Deck& deck) {
   }
   const double dofs_s = std::chrono::duration<double>(clock::now() - t1).count();
   const char* family = m.mesh.cell == CellType::prism6 ? "prism" : cell_name(m.mesh.cell);
-  m.info = {{"name", spec.name}, {"family", family}, {"order", m.dofs.order}, {"elements", m.mesh.num_elements()},
+  const std::string name = deck.refine > 0 ? spec.name + "+r" + std::to_string(deck.refine) : spec.name;
+  m.info = {{"name", name}, {"family", family}, {"order", m.dofs.order}, {"elements", m.mesh.num_elements()},
             {"vertices", m.mesh.num_nodes()}, {"nodes", m.dofs.num_nodes},
             {"dofs", std::int64_t(m.components) * m.dofs.num_nodes}, {"shape_functions", m.reference.nsh},
             {"quadrature_points", m.reference.nq}, {"renumber", name_of(deck.renumber)}, {"distort", deck.distort},
             {"generate_s", mesh_s}, {"dof_map_s", dofs_s},
             {"dof_numbering", m.dofs.order >= 2 ? "kfem: vertices (mesh order), then edge, face, interior nodes"
                                                 : "natural: components * (node in $Nodes order) + component"}};
+  if (deck.refine > 0) m.info["refine"] = {{"times", deck.refine}, {"seconds", refine_s}, {"includes", "in generate_s"}};
   if (spec.box) m.info["box"] = {spec.box->nx, spec.box->ny, spec.box->nz};
   return m;
 }

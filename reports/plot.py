@@ -10,10 +10,16 @@ Writes into DIR (default: the folder of RESULTS.json):
   model_rates_<scalar>.png       model GFLOP/s and GB/s per mapping on the largest mesh
   hbm_floor_<scalar>.png         fraction of the HBM floor per mapping on the largest mesh (if measured)
   summary.md                     one table row per point
-A stage sweep (bench.stages, inputs/banas.yaml) gets banas_plot.py's figures and tables instead.
+A stage sweep (bench.stages, inputs/banas.yaml) gets banas_plot.py's figures and tables instead. An
+amorim sweep (a point with race acoo or an EbE solve, inputs/amorim.yaml) gets amorim_plot.py's
+amorim_fig*.png and amorim_summary.md as well; the figures above then show each assembly once (its
+point solved with the csr operator), not once per CG operator.
+RESULTS may be a folder: its results.json and those of its subfolders (DIR/*/results.json, a sweep
+split into one run per mesh or order) are merged, and the output goes to that folder.
 Points whose verification FAILED are left out of every figure (with a warning). Needs matplotlib only.
 """
 import argparse
+import glob
 import json
 import os
 import re
@@ -340,12 +346,24 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("results", nargs="+",
                     help="results.json from `kfem bench` (or a `kfem run` report); several files of one sweep "
-                         "split across runs are merged (context of the first, points of all)")
+                         "split across runs are merged (context of the first, points of all); a folder "
+                         "stands for its results.json and its subfolders' (DIR/*/results.json)")
     ap.add_argument("--out", help="output folder (default: the folder of the first RESULTS)")
     args = ap.parse_args()
-    docs = [load(path) for path in args.results]
+    paths = []
+    for path in args.results:  # a folder: its results.json and its subfolders' (a split sweep)
+        if os.path.isdir(path):
+            found = [f for f in [os.path.join(path, "results.json")] + sorted(glob.glob(os.path.join(path, "*", "results.json")))
+                     if os.path.isfile(f)]
+            if not found:
+                sys.exit(f"plot.py: {path}: no results.json in it or in its subfolders")
+            paths += found
+        else:
+            paths.append(path)
+    docs = [load(path) for path in paths]
     doc = dict(docs[0], points=[p for d in docs for p in d.get("points", [])])
-    out_dir = args.out or os.path.dirname(os.path.abspath(args.results[0]))
+    first = args.results[0]
+    out_dir = args.out or (os.path.abspath(first) if os.path.isdir(first) else os.path.dirname(os.path.abspath(first)))
     os.makedirs(out_dir, exist_ok=True)
     if doc.get("kind") == "stages":  # banas' stage sweep (bench.stages): its own figures and tables
         import banas_plot
@@ -363,11 +381,22 @@ def main():
     all_points = doc.get("points", [])
     good = points_of(doc)
     written = [write_summary(doc, all_points, good, out_dir)]
+    # One point per assembly: a solving sweep repeats each assembly once per CG operator.
+    once = [p for p in good if p.get("solve", {}).get("operator", "csr") == "csr"]
     if not good:
         warn("no verified or skipped points to plot")
-    else:
+    elif once:
         try:
-            written = make_figures(doc, good, out_dir) + written
+            written = make_figures(doc, once, out_dir) + written
+        except ImportError as e:
+            print(f"plot.py: {e}; install matplotlib (Debian: apt install python3-matplotlib)", file=sys.stderr)
+            print("\n".join(written))
+            return 2
+    import amorim_plot
+    if amorim_plot.is_amorim(all_points):  # amorim's Figs. 5, 8, 9, 10 and the issue's targets
+        device = device_label(doc.get("context", {}), {p["backend"] for p in all_points})
+        try:
+            written += amorim_plot.make_amorim_figures(doc, all_points, out_dir, device)
         except ImportError as e:
             print(f"plot.py: {e}; install matplotlib (Debian: apt install python3-matplotlib)", file=sys.stderr)
             print("\n".join(written))

@@ -295,6 +295,25 @@ TEST_F(amorim, Hex8ThroughAcooAndEbe) {
     EXPECT_NEAR(tip(options), csr, 1e-7 * std::abs(csr)) << options;
 }
 
+// mesh.refine / --refine: a tri box refined twice is the box of 4x the divisions (same nodes, other
+// numbering), so both give the same field energy; refining a hex8 mesh is a one-line error.
+TEST_F(amorim, RefinedTriBoxIsTheFinerBox) {
+  write("deck.yaml",
+        "problem: electrostatics\nmesh: {size: 'tri:4x2', refine: 2}\nbc: {dirichlet: {xmin: 0.0, ymax: 1.0}}\n"
+        "solver: {tolerance: 1.0e-12}\n");
+  const auto [refined, u] = solve("--race acoo");
+  const auto mesh = nlohmann::json::parse(slurp(path("r.json"))).at("mesh");
+  EXPECT_EQ(mesh.at("name"), "tri:4x2+r2");
+  EXPECT_EQ(mesh.at("elements"), 256);
+  EXPECT_EQ(mesh.at("refine").at("times"), 2);
+  const auto [fine, v] = solve("--mesh tri:16x8 --refine 0");
+  EXPECT_EQ(u.size(), v.size());
+  const double energy = fine.at("solve").at("field_energy").get<double>();
+  EXPECT_NEAR(refined.at("solve").at("field_energy").get<double>(), energy, 1e-9 * energy);
+  expect_one_error_line(kfem("run --mesh 2x1x1 --refine 1"), "mesh.refine");
+  expect_one_error_line(kfem("run deck.yaml --refine 9"), "mesh.refine");
+}
+
 // bench.solve: every point solves and is compared with the host reference solution; the operators
 // are swept like the races.
 TEST_F(amorim, BenchSolvesEveryPoint) {

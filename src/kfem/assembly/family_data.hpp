@@ -27,6 +27,28 @@ struct FamilyElements {
 
 // coords: mesh nodes (x, y, z); conn: mesh vertices of every element; dofs: DOF nodes of every
 // element (N_sh columns); order(k) = the element launched k-th.
+namespace family_detail {
+// Gathers coordinates (relative to vertex 0) and DOF nodes in launch order. A named functor, not a
+// KOKKOS_LAMBDA: the pipelines instantiate it in several translation units (see core/fill.hpp).
+template <class Family, class S, class Out, class Coords, class Conn, class Dofs, class Order>
+struct Gather {
+  Out out;
+  Coords coords;
+  Conn conn;
+  Dofs dofs;
+  Order order;
+  int nsh;
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t e) const {
+    constexpr int V = Family::vertices, D = Family::dim;
+    const ordinal_t src = order(e);
+    const ordinal_t n0 = conn(src, 0);
+    for (int v = 0; v < V; ++v)
+      for (int k = 0; k < D; ++k) out.coords(e, v * D + k) = S(coords(conn(src, v), k) - coords(n0, k));
+    for (int a = 0; a < nsh; ++a) out.nodes(e, a) = dofs(src, a);
+  }
+};
+}  // namespace family_detail
+
 template <class Family, class S, class Layout, class Exec, class Coords, class Conn, class Dofs, class Order>
 FamilyElements<Family, S, Layout, typename Exec::memory_space> make_family_elements(
     const Exec& exec, const Coords& coords, const Conn& conn, const Dofs& dofs, const Order& order,
@@ -40,14 +62,9 @@ FamilyElements<Family, S, Layout, typename Exec::memory_space> make_family_eleme
   d.ref = ref;
   d.coords = decltype(d.coords)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::family_coords"), ne, V * D);
   d.nodes = decltype(d.nodes)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::family_nodes"), ne, nsh);
-  const auto out = d;
-  Kokkos::parallel_for("kfem::family_elements", Kokkos::RangePolicy<Exec>(exec, 0, ne), KOKKOS_LAMBDA(ordinal_t e) {
-    const ordinal_t src = order(e);
-    const ordinal_t n0 = conn(src, 0);
-    for (int v = 0; v < V; ++v)
-      for (int k = 0; k < D; ++k) out.coords(e, v * D + k) = S(coords(conn(src, v), k) - coords(n0, k));
-    for (int a = 0; a < nsh; ++a) out.nodes(e, a) = dofs(src, a);
-  });
+  Kokkos::parallel_for(
+      "kfem::family_elements", Kokkos::RangePolicy<Exec>(exec, 0, ne),
+      family_detail::Gather<Family, S, decltype(d), Coords, Conn, Dofs, Order>{d, coords, conn, dofs, order, nsh});
   return d;
 }
 

@@ -7,6 +7,21 @@
 #include "kfem/coloring/coloring.hpp"
 
 namespace kfem {
+namespace coloring_detail {
+// Element -> vertex incidence in CSR (a named functor, not a KOKKOS_LAMBDA: see core/fill.hpp).
+template <class Rows, class Cols, class Conn>
+struct Incidence {
+  Rows rows;
+  Cols cols;
+  Conn conn;
+  int npe;
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t e) const {
+    rows(e + 1) = npe * offset_t(e + 1);
+    for (int a = 0; a < npe; ++a) cols(npe * std::size_t(e) + a) = conn(e, a);
+  }
+};
+}  // namespace coloring_detail
+
 // conn(e, a), a < nodes_per_element: the vertices of every element (any family).
 template <class Exec, class Conn>
 Coloring device_coloring(const Exec& exec, const Conn& conn, ordinal_t num_nodes, int nodes_per_element = 8) {
@@ -20,10 +35,8 @@ Coloring device_coloring(const Exec& exec, const Conn& conn, ordinal_t num_nodes
   const int npe = nodes_per_element;
   Kokkos::View<ordinal_t*, Dev> cols(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::incidence_cols"),
                                      npe * std::size_t(ne));
-  Kokkos::parallel_for("kfem::incidence", Kokkos::RangePolicy<Exec>(exec, 0, ne), KOKKOS_LAMBDA(ordinal_t e) {
-    rows(e + 1) = npe * offset_t(e + 1);
-    for (int a = 0; a < npe; ++a) cols(npe * std::size_t(e) + a) = conn(e, a);
-  });
+  Kokkos::parallel_for("kfem::incidence", Kokkos::RangePolicy<Exec>(exec, 0, ne),
+                       coloring_detail::Incidence<decltype(rows), decltype(cols), Conn>{rows, cols, conn, npe});
   exec.fence();  // Kokkos Kernels 3.4 colours on the default instance
   Handle handle;
   handle.create_distance2_graph_coloring_handle();

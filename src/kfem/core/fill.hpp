@@ -4,6 +4,20 @@
 #include <cstdint>
 
 namespace kfem {
+namespace fill_detail {
+// Kernels in headers are named functors, not KOKKOS_LAMBDAs: nvcc's host wrapper of an extended
+// lambda breaks when several translation units instantiate the same one (the linker keeps one
+// unit's wrapper, whose function pointers only that unit sets).
+template <class View, class Index>
+struct Zero {
+  View v;
+  Index n, stride;
+  KOKKOS_INLINE_FUNCTION void operator()(Index i) const {
+    for (Index k = i; k < n; k += stride) v(k) = typename View::non_const_value_type(0);
+  }
+};
+}  // namespace fill_detail
+
 // v = 0 on exec. Kokkos 3.4's deep_copy(exec, v, 0) gives every entry its own thread, in 64-thread
 // blocks on CUDA: mesh4's 515 M values become 8 M blocks, and block scheduling, not DRAM, sets the
 // pace (4.84 ms for 4.1 GB on an H200, 0.85 TB/s; ncu). Here each thread zeroes 16 entries one
@@ -14,11 +28,7 @@ void fill_zero(const Exec& exec, const View& v) {
   constexpr Index per_thread = 16;
   const Index n = static_cast<Index>(v.extent(0));
   const Index stride = (n + per_thread - 1) / per_thread;
-  using Value = typename View::non_const_value_type;
-  Kokkos::parallel_for(
-      "kfem::fill_zero", Kokkos::RangePolicy<Exec, Kokkos::IndexType<Index>>(exec, 0, stride),
-      KOKKOS_LAMBDA(Index i) {
-        for (Index k = i; k < n; k += stride) v(k) = Value(0);
-      });
+  Kokkos::parallel_for("kfem::fill_zero", Kokkos::RangePolicy<Exec, Kokkos::IndexType<Index>>(exec, 0, stride),
+                       fill_detail::Zero<View, Index>{v, n, stride});
 }
 }  // namespace kfem

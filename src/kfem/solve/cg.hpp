@@ -33,21 +33,28 @@ struct CgResult {
 };
 
 namespace cg_detail {
+// A named functor, not a KOKKOS_LAMBDA (see core/fill.hpp).
+template <class Mem, class S, class Inv>
+struct InverseDiagonal {
+  Kokkos::View<const offset_t*, Mem> row_map;
+  Kokkos::View<const ordinal_t*, Mem> cols;
+  Kokkos::View<S*, Mem> values;
+  Inv inv;
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t r) const {
+    S d = S(0);
+    for (offset_t k = row_map(r); k < row_map(r + 1); ++k)
+      if (cols(k) == r) d = values(k);
+    inv(r) = d != S(0) ? S(1) / d : S(1);
+  }
+};
+
 // inv(r) = 1 / A(r, r); a row without a nonzero diagonal gets 1 so the preconditioner stays finite.
 // The search finds the diagonal in full and in lower storage alike (where it is the row's last entry).
 template <class Exec, class S, class Inv>
 void inverse_diagonal(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
                       const Kokkos::View<S*, typename Exec::memory_space>& values, const Inv& inv) {
-  const auto row_map = A.row_map;
-  const auto cols = A.cols;
-  Kokkos::parallel_for(
-      "kfem::cg_inverse_diagonal", Kokkos::RangePolicy<Exec>(exec, 0, A.num_rows),
-      KOKKOS_LAMBDA(ordinal_t r) {
-        S d = S(0);
-        for (offset_t k = row_map(r); k < row_map(r + 1); ++k)
-          if (cols(k) == r) d = values(k);
-        inv(r) = d != S(0) ? S(1) / d : S(1);
-      });
+  Kokkos::parallel_for("kfem::cg_inverse_diagonal", Kokkos::RangePolicy<Exec>(exec, 0, A.num_rows),
+                       InverseDiagonal<typename Exec::memory_space, S, Inv>{A.row_map, A.cols, values, inv});
 }
 
 // The Jacobi-CG recurrence, written once for every operator: apply(p, Ap) sets Ap = A p on Exec's

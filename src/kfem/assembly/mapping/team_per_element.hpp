@@ -14,6 +14,54 @@
 #include "kfem/fe/operator.hpp"
 
 namespace kfem::mapping {
+namespace detail {
+// A named functor, not a KOKKOS_LAMBDA, for the reason thread_per_element.hpp gives.
+template <class Member, class Elements, class Op, class Target, class Adder>
+struct TeamKernel {
+  using S = typename Elements::scalar_type;
+  using F = typename Elements::family;
+  static constexpr int D = F::dim, V = F::vertices, C = Op::components, G = 1 + D * D;
+  Elements els;
+  Op op;
+  Target where;
+  Adder add;
+  ordinal_t begin;
+  std::size_t scratch;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& t) const {
+    const int n = els.ref.nsh, nq = els.ref.nq, pairs = n * n;
+    const ordinal_t e = begin + t.league_rank();
+    S* const W = static_cast<S*>(t.team_scratch(0).get_shmem(scratch));  // nq x (w det J, J^-1)
+    S* const X = W + G * nq;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, V * D), [&](int i) { X[i] = els.coords(e, i); });
+    t.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, nq), [&](int q) {
+      S Jinv[D][D];
+      W[G * q] = fe::geometry<F>(els.ref, X, q, Jinv);
+      for (int i = 0; i < D; ++i)
+        for (int j = 0; j < D; ++j) W[G * q + 1 + D * i + j] = Jinv[i][j];
+    });
+    t.team_barrier();
+    const auto acc = add.access();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, pairs), [&](int p) {
+      const int a = p / n, b = p % n;
+      fe::Products<S, D> A = {};
+      for (int q = 0; q < nq; ++q) {
+        const S* w = W + G * q;
+        S ga[D], gb[D];
+        fe::gradient<F>(els.ref, reinterpret_cast<const S(*)[D]>(w + 1), q, a, ga);
+        fe::gradient<F>(els.ref, reinterpret_cast<const S(*)[D]>(w + 1), q, b, gb);
+        for (int i = 0; i < D; ++i)
+          for (int j = 0; j < D; ++j) A.v[i][j] += w[0] * ga[i] * gb[j];
+      }
+      const auto blk = where(e, a, b);
+      for (int c = 0; c < C; ++c)
+        for (int d = 0; d < C; ++d) acc(blk(c, d), op(A, c, d));
+    });
+  }
+};
+}  // namespace detail
+
 struct TeamPerElement {
   using layout = Kokkos::LayoutRight;  // a team reads one element's data at once
   static constexpr const char* name = "team";
@@ -24,7 +72,7 @@ struct TeamPerElement {
     using S = typename Elements::scalar_type;
     using F = typename Elements::family;
     using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
-    constexpr int D = F::dim, V = F::vertices, C = Op::components, G = 1 + D * D;
+    constexpr int D = F::dim, V = F::vertices, G = 1 + D * D;
     const int n = els.ref.nsh, nq = els.ref.nq;
     const std::size_t scratch = sizeof(S) * (std::size_t(G) * nq + V * D);
     if (scratch > std::size_t(Kokkos::TeamPolicy<Exec>::scratch_size_max(0)))
@@ -34,37 +82,9 @@ struct TeamPerElement {
     const int pairs = n * n;
     const int team = lanes::on_host<Exec> ? 1 : (pairs >= 256 ? 256 : (pairs + 31) / 32 * 32);
     Kokkos::TeamPolicy<Exec> policy(exec, end - begin, team);
-    Kokkos::parallel_for("kfem::assemble[team]", policy.set_scratch_size(0, Kokkos::PerTeam(scratch)),
-                         KOKKOS_LAMBDA(const Member& t) {
-      const ordinal_t e = begin + t.league_rank();
-      S* const W = static_cast<S*>(t.team_scratch(0).get_shmem(scratch));  // nq x (w det J, J^-1)
-      S* const X = W + G * nq;
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(t, V * D), [&](int i) { X[i] = els.coords(e, i); });
-      t.team_barrier();
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(t, nq), [&](int q) {
-        S Jinv[D][D];
-        W[G * q] = fe::geometry<F>(els.ref, X, q, Jinv);
-        for (int i = 0; i < D; ++i)
-          for (int j = 0; j < D; ++j) W[G * q + 1 + D * i + j] = Jinv[i][j];
-      });
-      t.team_barrier();
-      const auto acc = add.access();
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(t, pairs), [&](int p) {
-        const int a = p / n, b = p % n;
-        fe::Products<S, D> A = {};
-        for (int q = 0; q < nq; ++q) {
-          const S* w = W + G * q;
-          S ga[D], gb[D];
-          fe::gradient<F>(els.ref, reinterpret_cast<const S(*)[D]>(w + 1), q, a, ga);
-          fe::gradient<F>(els.ref, reinterpret_cast<const S(*)[D]>(w + 1), q, b, gb);
-          for (int i = 0; i < D; ++i)
-            for (int j = 0; j < D; ++j) A.v[i][j] += w[0] * ga[i] * gb[j];
-        }
-        const auto blk = where(e, a, b);
-        for (int c = 0; c < C; ++c)
-          for (int d = 0; d < C; ++d) acc(blk(c, d), op(A, c, d));
-      });
-    });
+    Kokkos::parallel_for(
+        "kfem::assemble[team]", policy.set_scratch_size(0, Kokkos::PerTeam(scratch)),
+        detail::TeamKernel<Member, Elements, Op, Target, Adder>{els, op, where, add, begin, scratch});
   }
 };
 }  // namespace kfem::mapping

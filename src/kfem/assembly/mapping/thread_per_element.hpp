@@ -12,6 +12,51 @@
 #include "kfem/fe/operator.hpp"
 
 namespace kfem::mapping {
+namespace detail {
+// The kernel is a named functor, not a KOKKOS_LAMBDA: several translation units instantiate the
+// same launch, and nvcc's host wrappers of extended lambdas do not survive that (the linker keeps
+// one unit's wrapper, whose function pointers only that unit sets: a call through NULL).
+template <class Elements, class Op, class Target, class Adder, int strip>
+struct ThreadKernel {
+  using S = typename Elements::scalar_type;
+  using F = typename Elements::family;
+  static constexpr int D = F::dim, V = F::vertices, C = Op::components;
+  Elements els;
+  Op op;
+  Target where;
+  Adder add;
+
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t e) const {
+    S X[V * D];
+    for (int i = 0; i < V * D; ++i) X[i] = els.coords(e, i);
+    const int n = els.ref.num_nodes(), nq = els.ref.num_qp();
+    const auto acc = add.access();
+    for (int a = 0; a < n; ++a)
+      for (int b0 = 0; b0 < n; b0 += strip) {
+        const int m = n - b0 < strip ? n - b0 : strip;
+        fe::Products<S, D> A[strip] = {};
+        for (int q = 0; q < nq; ++q) {
+          S Jinv[D][D], ga[D];
+          const S wd = fe::geometry<F>(els.ref, X, q, Jinv);
+          fe::gradient<F>(els.ref, Jinv, q, a, ga);
+          for (int i = 0; i < D; ++i) ga[i] *= wd;
+          for (int k = 0; k < m; ++k) {
+            S gb[D];
+            fe::gradient<F>(els.ref, Jinv, q, b0 + k, gb);
+            for (int i = 0; i < D; ++i)
+              for (int j = 0; j < D; ++j) A[k].v[i][j] += ga[i] * gb[j];
+          }
+        }
+        for (int k = 0; k < m; ++k) {
+          const auto blk = where(e, a, b0 + k);
+          for (int c = 0; c < C; ++c)
+            for (int d = 0; d < C; ++d) acc(blk(c, d), op(A[k], c, d));
+        }
+      }
+  }
+};
+}  // namespace detail
+
 struct ThreadPerElement {
   using layout = Kokkos::LayoutLeft;  // consecutive threads read consecutive elements
   static constexpr const char* name = "thread";
@@ -20,37 +65,8 @@ struct ThreadPerElement {
   template <class Exec, class Elements, class Op, class Target, class Adder>
   void launch(const Exec& exec, const Elements& els, const Op& op, const Target& where, ordinal_t begin,
               ordinal_t end, const Adder& add) const {
-    using S = typename Elements::scalar_type;
-    using F = typename Elements::family;
-    constexpr int D = F::dim, V = F::vertices, C = Op::components;
-    Kokkos::parallel_for("kfem::assemble[thread]", Kokkos::RangePolicy<Exec>(exec, begin, end), KOKKOS_LAMBDA(ordinal_t e) {
-      S X[V * D];
-      for (int i = 0; i < V * D; ++i) X[i] = els.coords(e, i);
-      const int n = els.ref.num_nodes(), nq = els.ref.num_qp();
-      const auto acc = add.access();
-      for (int a = 0; a < n; ++a)
-        for (int b0 = 0; b0 < n; b0 += strip) {
-          const int m = n - b0 < strip ? n - b0 : strip;
-          fe::Products<S, D> A[strip] = {};
-          for (int q = 0; q < nq; ++q) {
-            S Jinv[D][D], ga[D];
-            const S wd = fe::geometry<F>(els.ref, X, q, Jinv);
-            fe::gradient<F>(els.ref, Jinv, q, a, ga);
-            for (int i = 0; i < D; ++i) ga[i] *= wd;
-            for (int k = 0; k < m; ++k) {
-              S gb[D];
-              fe::gradient<F>(els.ref, Jinv, q, b0 + k, gb);
-              for (int i = 0; i < D; ++i)
-                for (int j = 0; j < D; ++j) A[k].v[i][j] += ga[i] * gb[j];
-            }
-          }
-          for (int k = 0; k < m; ++k) {
-            const auto blk = where(e, a, b0 + k);
-            for (int c = 0; c < C; ++c)
-              for (int d = 0; d < C; ++d) acc(blk(c, d), op(A[k], c, d));
-          }
-        }
-    });
+    Kokkos::parallel_for("kfem::assemble[thread]", Kokkos::RangePolicy<Exec>(exec, begin, end),
+                         detail::ThreadKernel<Elements, Op, Target, Adder, strip>{els, op, where, add});
   }
 };
 }  // namespace kfem::mapping

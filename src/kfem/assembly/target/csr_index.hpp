@@ -12,6 +12,27 @@
 #include "kfem/sparsity/dof_graph.hpp"
 
 namespace kfem::target {
+namespace index_detail {
+// Slots of every element's node-pair blocks. A named functor, not a KOKKOS_LAMBDA: several
+// translation units build the index (see core/fill.hpp).
+template <class Out, class Nodes, class MemorySpace>
+struct Slots {
+  Out out;
+  Nodes nodes;
+  Kokkos::View<const offset_t*, MemorySpace> node_rows, rows;
+  Kokkos::View<const ordinal_t*, MemorySpace> node_cols;
+  int n, C;
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t e) const {
+    for (int a = 0; a < n; ++a) {
+      const ordinal_t na = nodes(e, a);
+      out.stride(e, a) = slot_t(rows(C * na + 1) - rows(C * na));
+      for (int b = 0; b < n; ++b)
+        out.block(e, a * n + b) = slot_t(rows(C * na) + C * position_in_row(node_rows, node_cols, na, nodes(e, b)));
+    }
+  }
+};
+}  // namespace index_detail
+
 template <class Layout, class MemorySpace>
 struct CsrIndex {
   static constexpr const char* name = "index";
@@ -35,18 +56,9 @@ struct CsrIndex {
     const int C = g.components;
     t.block = decltype(t.block)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::csr_index"), ne, n * n);
     t.stride = decltype(t.stride)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::csr_stride"), ne, n);
-    const auto node_rows = g.node.row_map;
-    const auto node_cols = g.node.cols;
-    const auto rows = g.dof.row_map;
-    const auto out = t;
-    Kokkos::parallel_for("kfem::csr_index", Kokkos::RangePolicy<Exec>(exec, 0, ne), KOKKOS_LAMBDA(ordinal_t e) {
-      for (int a = 0; a < n; ++a) {
-        const ordinal_t na = nodes(e, a);
-        out.stride(e, a) = slot_t(rows(C * na + 1) - rows(C * na));
-        for (int b = 0; b < n; ++b)
-          out.block(e, a * n + b) = slot_t(rows(C * na) + C * position_in_row(node_rows, node_cols, na, nodes(e, b)));
-      }
-    });
+    Kokkos::parallel_for("kfem::csr_index", Kokkos::RangePolicy<Exec>(exec, 0, ne),
+                         index_detail::Slots<CsrIndex, Nodes, MemorySpace>{t, nodes, g.node.row_map, g.dof.row_map,
+                                                                           g.node.cols, n, C});
     return t;
   }
 };

@@ -4,17 +4,54 @@
 
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
+#include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
 #include "names.hpp"
 #include "kfem/core/error.hpp"
+#include "kfem/core/kokkos_compat.hpp"
 
 namespace kfem::app {
 namespace {
+// Strict integer parse: the whole text, in range of long.
+std::optional<long> to_long(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  char* end = nullptr;
+  errno = 0;
+  const long v = std::strtol(s.c_str(), &end, 10);
+  if (end != s.c_str() + s.size() || errno == ERANGE) return std::nullopt;
+  return v;
+}
+
+// Option validators: a bad value is one line naming the option (CLI11 prefixes "--name: ").
+CLI::Validator at_least(long lo) {
+  return CLI::Validator(
+      [lo](std::string& s) -> std::string {
+        const auto v = to_long(s);
+        if (!v) return "'" + s + "' is not an integer";
+        return *v < lo ? s + " (need >= " + std::to_string(lo) + ")" : "";
+      },
+      ">= " + std::to_string(lo));
+}
+
+CLI::Validator finite_non_negative() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(s.c_str(), &end);
+        if (s.empty() || end != s.c_str() + s.size()) return "'" + s + "' is not a number";
+        return std::isfinite(v) && v >= 0 ? "" : s + " (need a finite value >= 0)";
+      },
+      "FINITE >= 0");
+}
+
 // Options shared by run / verify / bench: they override the deck.
 struct Overrides {
   std::vector<std::string> mesh, mapping, race, scalar, operators;
@@ -26,28 +63,47 @@ struct Overrides {
 };
 
 void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
-  cmd->add_option("--mesh", o.mesh, "mesh1..mesh4, NXxNYxNZ (hex8), prism:NXxNYxNZ, tri:NXxNY, capacitor or FILE.msh (repeatable)");
+  // List options take one value per occurrence (--mapping a --mapping b): a multi-value option
+  // would swallow the deck after it (`kfem run --mapping element deck.yaml`).
+  cmd->add_option(
+         "--mesh", o.mesh,
+         "mesh1..mesh4, NXxNYxNZ (hex8), prism:NXxNYxNZ, tri:NXxNY, capacitor or FILE.msh (repeatable)")
+      ->allow_extra_args(false);
   cmd->add_option("--problem", o.problem, "elasticity or electrostatics");
-  cmd->add_option("--order", o.order, "element order: prisms 1..7; tri3 and hex8 are 1");
-  cmd->add_option("--mapping", o.mapping, "work mapping(s): thread team (every family); hex8 only: element warp4 warp8 ppni4 ppni8 twokernel warp4-scratch warp4-atomic warp4-vreduce pairs (full), sym300 sym300x2 sympairs (lower triangle); or default");
-  cmd->add_option("--target", o.target, "where Ke goes for the generic mappings: index (per-element CSR index), search (row search), default");
-  cmd->add_option(
-      "--race", o.race,
-      "race handling(s): colored atomic scatter acoo (a-COO: no colouring, no CSR pattern), or default");
-  cmd->add_option(
-      "--operator", o.operators,
-      "CG operator(s): csr (assembled matrix), ebe-v1 (element matrices stored), ebe-v2 (recomputed)");
-  cmd->add_option("--scalar", o.scalar, "float and/or double");
+  cmd->add_option("--order", o.order, "element order: prisms 1..7; tri3 and hex8 are 1")->check(at_least(1));
+  cmd->add_option("--mapping", o.mapping,
+                  "work mapping (repeatable): thread team (every family); hex8 only: element warp4 warp8 "
+                  "ppni4 ppni8 twokernel warp4-scratch warp4-atomic warp4-vreduce pairs (full), sym300 "
+                  "sym300x2 sympairs (lower triangle); or default")
+      ->allow_extra_args(false);
+  cmd->add_option("--target", o.target,
+                  "where Ke goes for the generic mappings: index (per-element CSR index), search (row "
+                  "search), default")
+      ->check(CLI::IsMember({"index", "search", "default"}));
+  cmd->add_option("--race", o.race,
+                  "race handling (repeatable): colored atomic scatter acoo (a-COO: no colouring, no CSR "
+                  "pattern), or default")
+      ->allow_extra_args(false);
+  cmd->add_option("--operator", o.operators,
+                  "CG operator (repeatable): csr (assembled matrix), ebe-v1 (element matrices stored), "
+                  "ebe-v2 (recomputed)")
+      ->allow_extra_args(false);
+  cmd->add_option("--scalar", o.scalar, "float or double (repeatable)")
+      ->allow_extra_args(false)
+      ->check(CLI::IsMember({"float", "double"}));
   cmd->add_option("--backend", o.backend, "execution space: default serial openmp cuda (as enabled)");
-  cmd->add_option("--coloring", o.coloring, "greedy (host) or device (Kokkos Kernels)");
+  cmd->add_option("--coloring", o.coloring, "greedy (host) or device (Kokkos Kernels)")
+      ->check(CLI::IsMember({"greedy", "device"}));
   cmd->add_option("--renumber", o.renumber, "natural random rcm");
-  cmd->add_option("--distort", o.distort, "random node displacement, fraction of the element size");
+  cmd->add_option("--distort", o.distort, "random node displacement, fraction of the element size")
+      ->check(finite_non_negative());
   cmd->add_option("--refine", o.refine,
-                  "uniform refinements of tri3 meshes (each splits every triangle into 4), 0..8");
-  cmd->add_option("--repetitions", o.repetitions, "timed repetitions");
+                  "uniform refinements of tri3 meshes (each splits every triangle into 4), 0..8")
+      ->check(at_least(0));
+  cmd->add_option("--repetitions", o.repetitions, "timed repetitions")->check(at_least(1));
   cmd->add_option("--elements-per-team", o.elements_per_team, "warp mappings on a GPU: elements (warps) per block, 1..32")
       ->check(CLI::Range(1, 32));
-  cmd->add_option("--warmup", o.warmup, "untimed warm-up runs");
+  cmd->add_option("--warmup", o.warmup, "untimed warm-up runs")->check(at_least(0));
   if (exports) {
     cmd->add_option("--report", o.report, "run report (JSON)");
     cmd->add_option("--export-matrix", o.export_matrix, "assembled stiffness before BCs, MatrixMarket");
@@ -57,7 +113,110 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
   }
 }
 
+// The value of "--kokkos-NAME=VALUE" as an int in [lo, hi].
+int kokkos_int(const std::string& arg, const std::string& value, long lo, long hi) {
+  const auto v = to_long(value);
+  if (!v || *v < lo || *v > hi)
+    throw InputError("option " + arg + ": expected an integer in " + std::to_string(lo) + ".." +
+                     std::to_string(hi));
+  return int(*v);
+}
+}  // namespace
+
+std::vector<std::string> kokkos_arguments(int argc, const char* const* argv) {
+  constexpr long max_threads = 4096;  // far above any host kfem runs on; guards against typos like 10000000
+  constexpr long max_int = std::numeric_limits<int>::max();
+  constexpr bool kokkos4 = kokkos_compat::version_major >= 4;  // option spellings changed in 4.0
+  const std::string ver = kokkos_compat::version_string();
+  std::vector<std::string> out;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind("--kokkos-", 0) != 0) continue;
+    const std::size_t eq = arg.find('=');
+    const std::string name = arg.substr(0, eq);
+    const std::optional<std::string> value =
+        eq == std::string::npos ? std::nullopt : std::optional<std::string>(arg.substr(eq + 1));
+    const auto need_value = [&](const char* form) {
+      if (!value) throw InputError("option " + arg + ": expected " + name + "=" + form);
+    };
+    const auto no_value = [&] {
+      if (value) throw InputError("option " + arg + ": " + name + " takes no value");
+    };
+    const auto only_in = [&](bool available, const char* which) {
+      if (!available)
+        throw InputError("option " + name + ": not available with the Kokkos " + ver +
+                         " kfem is built with (" + which + " only)");
+    };
+    if (name == "--kokkos-threads" || name == "--kokkos-num-threads") {
+      need_value("N");
+      const int n = kokkos_int(arg, *value, 1, max_threads);
+      out.push_back((kokkos4 ? "--kokkos-num-threads=" : "--kokkos-threads=") + std::to_string(n));
+    } else if (name == "--kokkos-device-id" || name == "--kokkos-device") {
+      need_value("N");
+      out.push_back("--kokkos-device-id=" + std::to_string(kokkos_int(arg, *value, 0, max_int)));
+    } else if (name == "--kokkos-numa") {
+      only_in(!kokkos4, "Kokkos 3");
+      need_value("N");
+      out.push_back("--kokkos-numa=" + std::to_string(kokkos_int(arg, *value, 1, max_int)));
+    } else if (name == "--kokkos-num-devices" || name == "--kokkos-ndevices") {
+      only_in(!kokkos4, "Kokkos 3");
+      need_value("N[,SKIP]");
+      const std::size_t comma = value->find(',');
+      std::string v = std::to_string(kokkos_int(arg, value->substr(0, comma), 1, max_int));
+      if (comma != std::string::npos)
+        v += "," + std::to_string(kokkos_int(arg, value->substr(comma + 1), 0, max_int));
+      out.push_back("--kokkos-num-devices=" + v);
+    } else if (name == "--kokkos-map-device-id-by") {
+      only_in(kokkos4, "Kokkos 4");
+      need_value("random|mpi_rank");
+      if (*value != "random" && *value != "mpi_rank")
+        throw InputError("option " + arg + ": expected random or mpi_rank");
+      out.push_back(arg);
+    } else if (name == "--kokkos-tools-library" || name == "--kokkos-tools-libs") {
+      need_value("LIBRARY");
+      if (value->empty()) throw InputError("option " + arg + ": empty library name");
+      out.push_back((kokkos4 ? "--kokkos-tools-libs=" : "--kokkos-tools-library=") + *value);
+    } else if (name == "--kokkos-tools-args") {
+      need_value("'ARGS'");
+      out.push_back(arg);
+    } else if (name == "--kokkos-print-configuration") {
+      only_in(kokkos4, "Kokkos 4");
+      no_value();
+      out.push_back(arg);
+    } else if (name == "--kokkos-disable-warnings" || name == "--kokkos-tune-internals" ||
+               name == "--kokkos-tools-help" || name == "--kokkos-help") {
+      no_value();
+      out.push_back(arg);
+    } else {
+      throw InputError(
+          "option " + name +
+          ": unknown Kokkos option (known: --kokkos-threads=N, --kokkos-device-id=N, "
+          "--kokkos-disable-warnings, --kokkos-tools-libs=LIB, --kokkos-tools-args=ARGS, --kokkos-help)");
+    }
+  }
+  // Kokkos also reads its environment; the thread count is the one that crashes when wrong.
+  for (const char* var : {"KOKKOS_NUM_THREADS", "KOKKOS_DEVICE_ID"})
+    if (const char* v = std::getenv(var)) {
+      const bool threads = std::string(var) == "KOKKOS_NUM_THREADS";
+      const auto n = to_long(v);
+      if (!n || *n < (threads ? 1 : 0) || *n > (threads ? max_threads : max_int))
+        throw InputError(std::string("environment ") + var + "='" + v + "': expected an integer in " +
+                         (threads ? "1.." + std::to_string(max_threads) : "0.." + std::to_string(max_int)));
+    }
+  return out;
+}
+
+namespace {
 Deck load(const std::string& path, const Overrides& o) {
+  if (!path.empty()) {
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (status.type() == std::filesystem::file_type::not_found)
+      throw InputError("deck '" + path +
+                       "': no such file (list options take one value each: repeat the option, "
+                       "--mapping a --mapping b)");
+    if (std::filesystem::is_directory(status)) throw InputError("deck '" + path + "': is a directory");
+  }
   Deck d = path.empty() ? Deck{} : read_deck(path);
   if (!o.mesh.empty()) {
     d.meshes.clear();
@@ -106,19 +265,36 @@ Deck load(const std::string& path, const Overrides& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Kokkos takes its own --kokkos-* options out of argv; CLI11 parses the rest. Kokkos would also
-  // answer a bare --help with its own page, so it does not see that one.
-  std::vector<char*> kargs;
-  for (int i = 0; i < argc; ++i)
-    if (std::string(argv[i]) != "--help" && std::string(argv[i]) != "-h") kargs.push_back(argv[i]);
-  int kargc = static_cast<int>(kargs.size());
+  // kfem checks the --kokkos-* options itself (Kokkos aborts or crashes on a bad value) and hands
+  // Kokkos only those, in the spelling of the Kokkos it is built with; CLI11 parses the rest.
+  std::vector<std::string> kokkos_args;
+  try {
+    kokkos_args = kokkos_arguments(argc, argv);
+  } catch (const InputError& e) {
+    fmt::print(stderr, "kfem: error: {}\n", e.what());
+    return 2;
+  }
+  std::vector<char*> kargs{argv[0]}, rest{argv[0]};
+  for (auto& a : kokkos_args) kargs.push_back(a.data());
+  kargs.push_back(nullptr);  // Kokkos 4 shifts argv[argc] (the terminating null) too
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]).rfind("--kokkos-", 0) != 0) rest.push_back(argv[i]);
+  int kargc = static_cast<int>(kargs.size()) - 1;
   // Thread binding: an explicit user choice wins; otherwise spread threads over cores (and say so in reports).
   setenv("OMP_PROC_BIND", "spread", 0);
   setenv("OMP_PLACES", "threads", 0);
-  Kokkos::ScopeGuard guard(kargc, kargs.data());
-  std::vector<char*> rest(kargs.begin(), kargs.begin() + kargc);
-  for (int i = 1; i < argc; ++i)
-    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") rest.push_back(argv[i]);
+  std::optional<Kokkos::ScopeGuard> guard;
+  try {
+    guard.emplace(kargc, kargs.data());
+  } catch (const std::exception& e) {  // Kokkos 3 throws on what kfem does not check (environment)
+    std::string what = e.what();
+    for (char& c : what)
+      if (c == '\n') c = ' ';
+    fmt::print(stderr, "kfem: error: Kokkos::initialize: {}\n", what);
+    return 2;
+  }
+  for (const auto& a : kokkos_args)
+    if (a == "--kokkos-help" || a == "--kokkos-tools-help") return 0;  // Kokkos printed the page asked for
   argc = static_cast<int>(rest.size());
   argv = rest.data();
   CLI::App app{"kfem: finite-element matrix generation and global assembly on Kokkos"};

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <regex>
 #include <set>
 
@@ -28,19 +29,27 @@ struct Reader {
   template <class T>
   void get(const YAML::Node& node, const std::string& key, const std::string& path, T& out) const {
     if (!node[key]) return;
+    if (node[key].IsNull()) fail(path, "missing value");
     try {
       out = node[key].as<T>();
     } catch (const YAML::Exception&) {
       fail(path, "wrong type");
     }
   }
+  // A string or a non-empty list of strings: an empty list would run (or verify) nothing.
   std::vector<std::string> list(const YAML::Node& node, const std::string& path) const {
+    if (node.IsNull()) fail(path, "missing value");
+    std::vector<std::string> out;
     try {
-      if (node.IsSequence()) return node.as<std::vector<std::string>>();
-      return {node.as<std::string>()};
+      out = node.IsSequence() ? node.as<std::vector<std::string>>()
+                              : std::vector<std::string>{node.as<std::string>()};
     } catch (const YAML::Exception&) {
       fail(path, "expected a string or a list of strings");
     }
+    if (out.empty()) fail(path, "empty list");
+    for (const auto& s : out)
+      if (s.empty()) fail(path, "empty name");
+    return out;
   }
 };
 
@@ -85,6 +94,15 @@ MeshSpec parse_mesh_name(const std::string& text) {
                    "capacitor[:TRIANGLES] or a .msh file");
 }
 
+namespace {
+// A double as a user would read it back: 1e+300, inf, nan, -0.5.
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+}  // namespace
+
 void check_parameters(const Deck& d) {
   if (d.problem != "elasticity" && d.problem != "electrostatics")
     throw InputError(d.source + ": key 'problem': '" + d.problem + "' (expected elasticity or electrostatics)");
@@ -98,11 +116,44 @@ void check_parameters(const Deck& d) {
   if (d.refine < 0 || d.refine > 8)
     throw InputError(d.source + ": key 'mesh.refine': " + std::to_string(d.refine) +
                      " (expected 0..8 refinements)");
-  if (!(d.permittivity > 0))
-    throw InputError(d.source + ": key 'material.permittivity': " + std::to_string(d.permittivity) + " (need > 0)");
-  if (!(d.young > 0)) throw InputError(d.source + ": key 'material.E': need E > 0");
-  if (!(d.poisson > -1 && d.poisson < 0.5))
-    throw InputError(d.source + ": key 'material.nu': " + std::to_string(d.poisson) + " (need -1 < nu < 0.5)");
+  const auto bad = [&](const std::string& key, const std::string& what) {
+    throw InputError(d.source + ": key '" + key + "': " + what);
+  };
+  if (!(d.permittivity > 0) || !std::isfinite(d.permittivity))
+    bad("material.permittivity", number(d.permittivity) + " (need a finite value > 0)");
+  if (!(d.young > 0) || !std::isfinite(d.young))
+    bad("material.E", number(d.young) + " (need a finite E > 0)");
+  if (!(d.poisson > -1 && d.poisson < 0.5)) bad("material.nu", number(d.poisson) + " (need -1 < nu < 0.5)");
+  if (!std::isfinite(d.force)) bad("load.P", number(d.force) + " (need a finite load)");
+  if (!(d.tolerance > 0 && d.tolerance < 1))
+    bad("solver.tolerance", number(d.tolerance) + " (need 0 < tolerance < 1)");
+  if (d.max_iterations < 1) bad("solver.max_iterations", std::to_string(d.max_iterations) + " (need >= 1)");
+  if (!(d.distort >= 0) || !std::isfinite(d.distort))
+    bad("mesh.distort", number(d.distort) + " (need a finite fraction of the element size >= 0)");
+  if (d.warmup < 0) bad("bench.warmup", std::to_string(d.warmup) + " (need >= 0)");
+  if (d.repetitions < 1)
+    bad("bench.repetitions", std::to_string(d.repetitions) + " (need >= 1: nothing would be timed)");
+  if (d.verify_limit < 0) bad("bench.verify_limit", std::to_string(d.verify_limit) + " (need >= 0)");
+  if (d.coloring != "greedy" && d.coloring != "device")
+    bad("assembly.coloring", "'" + d.coloring + "' (expected greedy or device)");
+  if (d.target != "default" && d.target != "index" && d.target != "search")
+    bad("assembly.target", "'" + d.target + "' (expected index, search or default)");
+  for (const auto& s : d.scalars)
+    if (s != "float" && s != "double") bad("assembly.scalar", "'" + s + "' (expected float or double)");
+  const std::pair<const char*, std::size_t> lists[] = {{"mesh.size", d.meshes.size()},
+                                                       {"assembly.mapping", d.mappings.size()},
+                                                       {"assembly.race", d.races.size()},
+                                                       {"assembly.scalar", d.scalars.size()},
+                                                       {"solver.operator", d.operators.size()}};
+  for (const auto& [key, n] : lists)
+    if (n == 0) bad(key, "empty list");
+  for (const auto& bc : d.dirichlet)
+    for (const double v : bc.values)
+      if (!std::isfinite(v)) bad("bc.dirichlet." + bc.name, number(v) + " (need finite values)");
+  if (!d.solve && !d.export_solution.empty())
+    bad("output.export_solution",
+        "'" + d.export_solution +
+            "': no solution to export without a solve (--no-solve or solver.enabled: false)");
   const std::size_t want = d.problem == "electrostatics" ? 1 : 3;
   for (const auto& bc : d.dirichlet)
     if (bc.values.size() != want)
@@ -168,7 +219,9 @@ Deck read_deck(const std::string& path) {
       r.keys(c, "mesh.capacitor", {"box", "triangles"});
       std::vector<double> box{d.capacitor_width, d.capacitor_height};
       r.get(c, "box", "mesh.capacitor.box", box);
-      if (box.size() != 2 || !(box[0] > 0) || !(box[1] > 0)) r.fail("mesh.capacitor.box", "expected [width, height] > 0");
+      if (box.size() != 2 || !(box[0] > 0) || !(box[1] > 0) || !std::isfinite(box[0]) ||
+          !std::isfinite(box[1]))
+        r.fail("mesh.capacitor.box", "expected finite [width, height] > 0");
       d.capacitor_width = box[0], d.capacitor_height = box[1];
       if (c["triangles"] && c["triangles"].IsSequence()) {
         r.get(c, "triangles", "mesh.capacitor.triangles", capacitor_counts);
@@ -177,13 +230,16 @@ Deck read_deck(const std::string& path) {
         capacitor_counts = {d.capacitor_triangles};
       }
       for (const double n : capacitor_counts)
-        if (!(n >= 100)) r.fail("mesh.capacitor.triangles", "expected >= 100");
+        if (!(n >= 100) || !std::isfinite(n))
+          r.fail("mesh.capacitor.triangles", "expected a finite count >= 100");
       if (capacitor_counts.empty()) r.fail("mesh.capacitor.triangles", "empty list");
       d.capacitor_triangles = capacitor_counts.front();
     }
     std::vector<double> len{16.0, 2.0, 2.0};
     r.get(m, "length", "mesh.length", len);
     if (len.size() != 3) r.fail("mesh.length", "expected [Lx, Ly, Lz]");
+    for (const double l : len)
+      if (!std::isfinite(l)) r.fail("mesh.length", "expected finite lengths");  // > 0: the box generator
     const auto specs = [&](const std::vector<std::string>& sizes) {
       std::vector<MeshSpec> out;
       for (const auto& s : sizes) {

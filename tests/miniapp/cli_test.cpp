@@ -18,6 +18,7 @@
 #include "kfem/io/matrix_market.hpp"
 #include "kfem/mesh/gmsh.hpp"
 #include "kfem/problems/capacitor.hpp"
+#include "text_files.hpp"
 
 namespace fs = std::filesystem;
 
@@ -27,20 +28,8 @@ struct Outcome {
   std::string out, err;
 };
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::vector<std::string> nonempty_lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);)
-    if (!l.empty()) lines.push_back(l);
-  return lines;
-}
+using kfem::test::nonempty_lines;
+using kfem::test::slurp;
 
 // Every test works in its own directory, so relative outputs (reports, exports) never collide.
 // Lower-case name: ctest sees these as miniapp.*, which `ctest -R miniapp` selects.

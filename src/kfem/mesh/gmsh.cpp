@@ -135,11 +135,12 @@ class Parser {
 // File tag -> dense node index: a flat table when tags are compact (what Gmsh writes), else a hash map.
 class TagIndex {
  public:
+  // Tags in [min_tag, max_tag], both >= 0; max_tag < min_tag is an empty range.
   void reset(tag_t min_tag, tag_t max_tag, tag_t count) {
     min_ = min_tag;
-    max_ = max_tag;
-    dense_ = max_tag - min_tag <= 4 * count + 1024;
-    if (dense_) table_.assign(std::size_t(max_tag - min_tag + 1), -1);
+    max_ = std::max(max_tag, min_tag - 1);
+    dense_ = max_ - min_ <= 4 * count + 1024;
+    if (dense_) table_.assign(std::size_t(max_ - min_ + 1), -1);
   }
   bool in_range(tag_t tag) const { return tag >= min_ && tag <= max_; }
   // False when the tag was already present.
@@ -357,9 +358,12 @@ std::array<tag_t, 4> read_section_header(Parser& p, std::string_view section, st
                                          std::size_t min_bytes) {
   p.require_line(section);
   p.expect_count(4, "numEntityBlocks count minTag maxTag");
+  // Tags are size_t in Gmsh: a negative one is malformed, and non-negative bounds keep
+  // maxTag - minTag (the tag table's span) from overflowing.
   const std::array<tag_t, 4> h{p.integer_in(0, "block count", 0, kMaxCount),
-                               p.integer_in(1, "count", 0, kMaxCount), p.integer(2, "minTag"),
-                               p.integer(3, "maxTag")};
+                               p.integer_in(1, "count", 0, kMaxCount),
+                               p.integer_in(2, "minTag", 0, std::numeric_limits<tag_t>::max()),
+                               p.integer_in(3, "maxTag", 0, std::numeric_limits<tag_t>::max())};
   if (std::size_t(h[1]) > p.bytes_left() / min_bytes)
     p.fail(fmt::format("{} declares {} {}s, more than the rest of the file can hold (truncated file?)",
                        section, h[1], items));

@@ -58,7 +58,7 @@ Mesh refine_once(const Mesh& in) {
 
   for (const auto& [name, set] : in.node_sets) {
     std::vector<ordinal_t> s = set;
-    const auto in_set = [&](std::uint64_t v) {
+    const auto in_set = [&set = set](std::uint64_t v) {  // named capture: C++17 cannot capture a binding
       return std::binary_search(set.begin(), set.end(), ordinal_t(v));
     };
     for (std::size_t m = 0; m < edges.size(); ++m) {

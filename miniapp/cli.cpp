@@ -9,14 +9,15 @@
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
+#include <new>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
-#include "names.hpp"
 #include "kfem/core/error.hpp"
 #include "kfem/core/kokkos_compat.hpp"
+#include "names.hpp"
 
 namespace kfem::app {
 namespace {
@@ -55,7 +56,8 @@ CLI::Validator finite_non_negative() {
 // Options shared by run / verify / bench: they override the deck.
 struct Overrides {
   std::vector<std::string> mesh, mapping, race, scalar, operators;
-  std::string backend, renumber, report, export_matrix, export_mesh, export_solution, coloring, problem, target;
+  std::string backend, renumber, report, export_matrix, export_mesh, export_solution, coloring, problem,
+      target;
   double distort = -1;
   int refine = -1;
   int repetitions = -1, warmup = -1, elements_per_team = -1, order = -1;
@@ -101,7 +103,8 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
                   "uniform refinements of tri3 meshes (each splits every triangle into 4), 0..8")
       ->check(at_least(0));
   cmd->add_option("--repetitions", o.repetitions, "timed repetitions")->check(at_least(1));
-  cmd->add_option("--elements-per-team", o.elements_per_team, "warp mappings on a GPU: elements (warps) per block, 1..32")
+  cmd->add_option("--elements-per-team", o.elements_per_team,
+                  "warp mappings on a GPU: elements (warps) per block, 1..32")
       ->check(CLI::Range(1, 32));
   cmd->add_option("--warmup", o.warmup, "untimed warm-up runs")->check(at_least(0));
   if (exports) {
@@ -208,8 +211,8 @@ std::vector<std::string> kokkos_arguments(int argc, const char* const* argv) {
 
 namespace {
 Deck load(const std::string& path, const Overrides& o) {
+  std::error_code ec;
   if (!path.empty()) {
-    std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
     if (status.type() == std::filesystem::file_type::not_found)
       throw InputError("deck '" + path +
@@ -223,8 +226,13 @@ Deck load(const std::string& path, const Overrides& o) {
     d.meshes_by_order.clear();
     for (const auto& m : o.mesh) d.meshes.push_back(parse_mesh_name(m));
   }
-  for (const auto& m : d.meshes)
-    if (!m.file.empty() && !std::filesystem::exists(m.file)) throw InputError(m.file + ": no such mesh file");
+  for (const auto& m : d.meshes) {
+    if (m.file.empty()) continue;
+    const auto type = std::filesystem::status(m.file, ec).type();
+    if (type == std::filesystem::file_type::not_found) throw InputError(m.file + ": no such mesh file");
+    if (type == std::filesystem::file_type::directory)
+      throw InputError(m.file + ": is a directory, not a mesh file");
+  }
   if (!o.mapping.empty()) d.mappings = o.mapping;
   if (!o.race.empty()) d.races = o.race;
   if (!o.scalar.empty()) d.scalars = o.scalar;
@@ -262,7 +270,37 @@ Deck load(const std::string& path, const Overrides& o) {
   check_parameters(d);
   return d;
 }
+
+// The files a command reads, which no output may replace.
+std::vector<NamedPath> inputs_of(const std::string& deck_path, const Deck& d) {
+  std::vector<NamedPath> in;
+  if (!deck_path.empty()) in.push_back({"the deck", deck_path});
+  const auto add = [&](const std::vector<MeshSpec>& meshes) {
+    for (const auto& m : meshes)
+      if (!m.file.empty()) in.push_back({"the mesh file", m.file});
+  };
+  add(d.meshes);
+  for (const auto& [order, meshes] : d.meshes_by_order) add(meshes);
+  return in;
+}
+
+// run's outputs, each named by what asked for it: the option, the deck key or the default.
+std::vector<NamedPath> run_outputs(const Deck& d, const Overrides& o) {
+  const auto origin = [&](const std::string& option_value, const char* option, const char* key) {
+    return !option_value.empty() ? std::string("option ") + option : d.source + ": key '" + key + "'";
+  };
+  return {
+      {d.report.empty() ? std::string("the default report") : origin(o.report, "--report", "output.report"),
+       d.report.empty() ? default_report : d.report},
+      {origin(o.export_matrix, "--export-matrix", "output.export_matrix"), d.export_matrix},
+      {origin(o.export_mesh, "--export-mesh", "output.export_mesh"), d.export_mesh},
+      {origin(o.export_solution, "--export-solution", "output.export_solution"), d.export_solution}};
+}
 }  // namespace
+
+void discard_outputs() noexcept {
+  if (const OutputSet* outputs = OutputSet::current()) outputs->discard();
+}
 
 int main(int argc, char** argv) {
   // kfem checks the --kokkos-* options itself (Kokkos aborts or crashes on a bad value) and hands
@@ -280,7 +318,8 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]).rfind("--kokkos-", 0) != 0) rest.push_back(argv[i]);
   int kargc = static_cast<int>(kargs.size()) - 1;
-  // Thread binding: an explicit user choice wins; otherwise spread threads over cores (and say so in reports).
+  // Thread binding: an explicit user choice wins; otherwise spread threads over cores (and say so in
+  // reports).
   setenv("OMP_PROC_BIND", "spread", 0);
   setenv("OMP_PLACES", "threads", 0);
   std::optional<Kokkos::ScopeGuard> guard;
@@ -302,11 +341,13 @@ int main(int argc, char** argv) {
   app.footer("Kokkos options (--kokkos-threads=N, --kokkos-device-id=N, ...) are accepted by every command.");
   std::string deck_path, out_dir = "kfem-bench";
   Overrides o;
-  auto* info = app.add_subcommand("info", "Kokkos configuration, backends, device properties and CPU topology");
+  auto* info =
+      app.add_subcommand("info", "Kokkos configuration, backends, device properties and CPU topology");
   auto* run = app.add_subcommand("run", "assemble, verify, constrain and solve one problem; write a report");
   run->add_option("deck", deck_path, "input deck (YAML)");
   add_overrides(run, o, true);
-  auto* verify = app.add_subcommand("verify", "compare strategies' assembled matrices with the serial oracle");
+  auto* verify =
+      app.add_subcommand("verify", "compare strategies' assembled matrices with the serial oracle");
   verify->add_option("deck", deck_path, "input deck (YAML)");
   add_overrides(verify, o, false);
   auto* bench = app.add_subcommand("bench", "sweep a deck: timed, verified points into DIR/results.json");
@@ -321,7 +362,8 @@ int main(int argc, char** argv) {
     return false;
   };
   if (argc > 1 && argv[1][0] != '-' && !known(argv[1])) {
-    fmt::print(stderr, "kfem: unknown command '{}' (expected info, run, verify or bench; see kfem --help)\n", argv[1]);
+    fmt::print(stderr, "kfem: unknown command '{}' (expected info, run, verify or bench; see kfem --help)\n",
+               argv[1]);
     return 2;
   }
   try {
@@ -330,20 +372,33 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
-    fmt::print(stderr, "kfem: {}\n", e.what());
+    // `kfem` alone, or only options: CLI11 says "A subcommand is required"
+    fmt::print(stderr, "kfem: {}{}\n", e.what(),
+               app.get_subcommands().empty() ? " (info, run, verify or bench; see kfem --help)" : "");
     return 2;
   }
+  const auto subcommand = app.get_subcommands().front()->get_name();
   try {
     if (*info) return cmd_info();
     const Deck deck = load(deck_path, o);
-    if (*run) return cmd_run(deck);
+    // Outputs are checked before any work starts; a command that fails leaves none behind.
+    if (*run) {
+      OutputSet outputs(run_outputs(deck, o), inputs_of(deck_path, deck));
+      return cmd_run(deck, outputs);
+    }
     if (*verify) return cmd_verify(deck);
+    OutputSet outputs({{"option --out", out_dir + "/results.json"}}, inputs_of(deck_path, deck),
+                      NamedPath{"option --out", out_dir});
     return cmd_bench(deck, out_dir);
   } catch (const InputError& e) {
     fmt::print(stderr, "kfem: error: {}\n", e.what());
     return 2;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "kfem: error: {}\n", e.what());
+  } catch (const std::bad_alloc&) {  // those of the big allocations say what they were for (commands.cpp)
+    fmt::print(stderr, "kfem: error: out of host memory while running kfem {}\n", subcommand);
+    return 2;
+  } catch (const std::exception& e) {  // one line: the first of the message
+    const std::string what = e.what();
+    fmt::print(stderr, "kfem: error: {}\n", what.substr(0, what.find('\n')));
     return 1;
   }
 }

@@ -9,15 +9,17 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <new>
 #include <nlohmann/json.hpp>
 #include <optional>
 
 #include "kfem/core/error.hpp"
+#include "kfem/mesh/box.hpp"
 #include "kfem/mesh/gmsh.hpp"
 #include "kfem/report/context.hpp"
 #include "kfem/report/timing.hpp"
-#include "names.hpp"
 #include "model.hpp"
+#include "names.hpp"
 #include "output_files.hpp"
 #include "pipeline.hpp"
 
@@ -34,7 +36,6 @@ bool device_backend(const std::string& backend) {
   return false;
 #endif
 }
-
 
 // "csr", "ebe-v1, colored", ...
 std::string operator_label(const json& solve) {
@@ -97,6 +98,45 @@ void print_solves(const json& points) {
   }
 }
 
+// f(), with an allocation failure turned into one line saying what was being done: a mesh too big
+// for the memory is bad input, not a crash. Kokkos reports its own as a runtime_error of several
+// lines (the View's label and size, then a traceback note): the first line is kept.
+template <class F>
+decltype(auto) allocating(const std::string& what, F&& f) {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    throw InputError("out of host memory while " + what);
+  } catch (const std::runtime_error& e) {
+    const std::string message = e.what();
+    if (message.rfind("Kokkos failed to allocate memory", 0) != 0) throw;
+    throw InputError("out of memory while " + what + ": " + message.substr(0, message.find('\n')));
+  }
+}
+
+// build_model, saying how big a generated mesh was when it does not fit in memory.
+Model model_of(const MeshSpec& spec, const Deck& deck) {
+  std::string what = "building mesh '" + spec.name + "'";
+  if (spec.box)
+    what += fmt::format(" ({} elements, {} nodes)", box_num_elements(*spec.box, spec.cell),
+                        box_num_nodes(*spec.box, spec.cell));
+  return allocating(what, [&] { return build_model(spec, deck); });
+}
+
+Oracle oracle_of(const Model& model, const Deck& deck) {
+  return allocating(
+      fmt::format("computing the oracle of mesh '{}' ({} DOFs)", model.info["name"].get<std::string>(),
+                  model.info["dofs"].get<std::int64_t>()),
+      [&] { return make_oracle(model, deck); });
+}
+
+json point_of(const Model& model, const Deck& deck, const PointRequest& req, const Oracle& oracle) {
+  return allocating(
+      fmt::format("running {} x {} on mesh '{}'", name_of(req.mapping),
+                  req.acoo ? acoo_race : name_of(req.race), model.info["name"].get<std::string>()),
+      [&] { return run_point(model, deck, req, oracle); });
+}
+
 // Throws InputError for unknown names and for race acoo with a mapping it cannot push through.
 PointRequest request(const Deck& deck, const Model& model, const std::string& mapping,
                      const std::string& race, const std::string& scalar, const std::string& op = "csr") {
@@ -123,8 +163,11 @@ int cmd_info() {
   return 0;
 }
 
-int cmd_run(const Deck& deck) {
-  const Model model = build_model(deck.meshes.front(), deck);
+int cmd_run(const Deck& given, OutputSet& outputs) {
+  Deck deck = given;  // the pipeline writes the exports to their temporaries
+  deck.export_matrix = outputs.temp(given.export_matrix);
+  deck.export_solution = outputs.temp(given.export_solution);
+  const Model model = model_of(deck.meshes.front(), deck);
   const Mesh& mesh = model.mesh;
   const json& mesh_info = model.info;
   PointRequest req = request(deck, model, deck.mappings.front(), deck.races.front(), deck.scalars.front(),
@@ -134,28 +177,33 @@ int cmd_run(const Deck& deck) {
   std::optional<BoundarySetup> boundary;  // bad names fail here, before any allocation
   if (deck.solve) req.boundary = &boundary.emplace(boundary_setup(model, deck));
   req.solve = deck.solve;
-  if (!deck.export_mesh.empty()) write_gmsh(mesh, deck.export_mesh);
-  const Oracle oracle = make_oracle(model, deck);
-  json res = run_point(model, deck, req, oracle);
+  if (!deck.export_mesh.empty()) write_gmsh(mesh, outputs.temp(deck.export_mesh));
+  const Oracle oracle = oracle_of(model, deck);
+  json res = point_of(model, deck, req, oracle);
   const json& a = res["assembly"]["stats"];
   fmt::print("kfem run: {}\n", deck.source);
   fmt::print("  mesh          {}: {} {} elements (order {}), {} nodes, {} DOFs, {} nonzeros\n",
-             mesh_info["name"].get<std::string>(), mesh.num_elements(), mesh_info["family"].get<std::string>(),
-             model.dofs.order, model.dofs.num_nodes, res["dofs"].get<long>(), res["nnz"].get<long>());
-  fmt::print("  strategy      {} x {} in {} on {}\n", res["mapping"].get<std::string>(), res["race"].get<std::string>(),
-             res["scalar"].get<std::string>(), res["backend"].get<std::string>());
+             mesh_info["name"].get<std::string>(), mesh.num_elements(),
+             mesh_info["family"].get<std::string>(), model.dofs.order, model.dofs.num_nodes,
+             res["dofs"].get<long>(), res["nnz"].get<long>());
+  fmt::print("  strategy      {} x {} in {} on {}\n", res["mapping"].get<std::string>(),
+             res["race"].get<std::string>(), res["scalar"].get<std::string>(),
+             res["backend"].get<std::string>());
   if (res["setup"].contains("graph_s"))
     fmt::print("  setup         graph {}, element data {}\n", fmt_time(res["setup"]["graph_s"]),
                fmt_time(res["setup"]["element_data_s"]));
   else
     fmt::print("  setup         element data {} (no DOF graph, no colouring)\n",
                fmt_time(res["setup"]["element_data_s"]));
-  fmt::print("  assembly      median {} (min {}, max {}, {} runs) = {:.3g} elements/s\n", fmt_time(a["median"]),
-             fmt_time(a["min"]), fmt_time(a["max"]), a["count"].get<int>(), res["rates"]["elements_per_s"].get<double>());
+  fmt::print("  assembly      median {} (min {}, max {}, {} runs) = {:.3g} elements/s\n",
+             fmt_time(a["median"]), fmt_time(a["min"]), fmt_time(a["max"]), a["count"].get<int>(),
+             res["rates"]["elements_per_s"].get<double>());
   if (res.contains("acoo")) print_acoo(res["acoo"]);
   const json& v = res["verification"];
   fmt::print("  verification  {}", v["status"].get<std::string>());
-  if (v.contains("max_rel")) fmt::print(" (max abs diff {:.3g}, max rel diff {:.3g})", v["max_abs"].get<double>(), v["max_rel"].get<double>());
+  if (v.contains("max_rel"))
+    fmt::print(" (max abs diff {:.3g}, max rel diff {:.3g})", v["max_abs"].get<double>(),
+               v["max_rel"].get<double>());
   fmt::print("\n");
   if (res.contains("solve")) {
     const json& s = res["solve"];
@@ -165,18 +213,25 @@ int cmd_run(const Deck& deck) {
                s["cg_converged"].get<bool>() ? "" : " (NOT converged)");
     fmt::print("  CG operator   {:.1f} bytes per element\n", s["memory"]["bytes_per_element"].get<double>());
     if (s.contains("tip_deflection_m"))
-      fmt::print("  tip deflection {:.6e} m (Timoshenko beam {:.6e} m)\n", s["tip_deflection_m"].get<double>(),
-                 s["timoshenko_tip_deflection_m"].get<double>());
+      fmt::print("  tip deflection {:.6e} m (Timoshenko beam {:.6e} m)\n",
+                 s["tip_deflection_m"].get<double>(), s["timoshenko_tip_deflection_m"].get<double>());
     if (s.contains("capacitance_per_depth"))
-      fmt::print("  capacitance   {:.6e} per unit depth (field energy {:.6e}; ideal parallel plates {:.6e})\n",
-                 s["capacitance_per_depth"].get<double>(), s["field_energy"].get<double>(),
-                 s["ideal_capacitance_per_depth"].get<double>());
+      fmt::print(
+          "  capacitance   {:.6e} per unit depth (field energy {:.6e}; ideal parallel plates {:.6e})\n",
+          s["capacitance_per_depth"].get<double>(), s["field_energy"].get<double>(),
+          s["ideal_capacitance_per_depth"].get<double>());
   }
-  const std::string report = deck.report.empty() ? "kfem-report.json" : deck.report;
-  write_json(report, {{"kfem_report", 1}, {"command", "run"}, {"deck", deck.source}, {"context", run_context(false)},
-                      {"mesh", mesh_info}, {"point", res}});
+  const std::string report = deck.report.empty() ? default_report : deck.report;
+  write_json(outputs.temp(report), {{"kfem_report", 1},
+                                    {"command", "run"},
+                                    {"deck", deck.source},
+                                    {"context", run_context(false)},
+                                    {"mesh", mesh_info},
+                                    {"point", res}});
+  outputs.commit();  // a report of a failed verification or solve is kept (exit 1)
   fmt::print("  report        {}\n", report);
-  const bool ok = res["verification"]["status"] != "FAILED" && (!res.contains("solve") || res["solve"]["cg_converged"].get<bool>());
+  const bool ok = res["verification"]["status"] != "FAILED" &&
+                  (!res.contains("solve") || res["solve"]["cg_converged"].get<bool>());
   return ok ? 0 : 1;
 }
 
@@ -185,14 +240,14 @@ int cmd_verify(const Deck& deck) {
   for (const auto& spec : deck.meshes) {
     Deck d = deck;
     d.verify_limit = std::numeric_limits<long>::max();  // verify always consults the oracle
-    const Model model = build_model(spec, d);
-    const Oracle oracle = make_oracle(model, d);
+    const Model model = model_of(spec, d);
+    const Oracle oracle = oracle_of(model, d);
     for (const auto& sc : deck.scalars)
       for (const auto& mn : deck.mappings)
         for (const auto& rn : deck.races) {
           PointRequest req = request(deck, model, mn, rn, sc);
           req.timed = false;
-          const json res = run_point(model, d, req, oracle);
+          const json res = point_of(model, d, req, oracle);
           const json& v = res["verification"];
           const bool ok = v["status"] == "passed";
           failures += !ok;
@@ -205,8 +260,7 @@ int cmd_verify(const Deck& deck) {
 }
 
 int cmd_bench(const Deck& deck, const std::string& out_dir) {
-  std::filesystem::create_directories(out_dir);
-  const std::string path = out_dir + "/results.json";
+  const std::string path = out_dir + "/results.json";  // the folder exists: the OutputSet made it
   if (deck.stages) return bench_stages(deck, out_dir);
   // Operators only matter when the points solve.
   const std::vector<std::string> operators =
@@ -215,72 +269,85 @@ int cmd_bench(const Deck& deck, const std::string& out_dir) {
   for (const int p : deck.orders)
     total += deck.scalars.size() * deck.mappings.size() * deck.races.size() * operators.size() *
              meshes_for(deck, p).size();
-  json doc = {{"kfem_results", 1}, {"deck", deck.source}, {"context", run_context(true)}, {"points", json::array()},
-              {"models", {{"flops", "per family: hex8 8*(144+45+120+64*62); others nq*(2VD^2 + inv + 2ND^2 + 2N^2D^2) + N^2*block"},
-                          {"bytes", "nnz*s (zeroing) + elements*(V*D*s + index bytes + 2*(N*C)^2*s)"},
-                          {"hbm_floor", "nnz*s / measured copy bandwidth"}}}};
-  const double bw = doc["context"]["copy_bandwidth_gbs"].is_number() ? doc["context"]["copy_bandwidth_gbs"].get<double>() : 0.0;
+  json doc = {
+      {"kfem_results", 1},
+      {"deck", deck.source},
+      {"context", run_context(true)},
+      {"points", json::array()},
+      {"models",
+       {{"flops",
+         "per family: hex8 8*(144+45+120+64*62); others nq*(2VD^2 + inv + 2ND^2 + 2N^2D^2) + N^2*block"},
+        {"bytes", "nnz*s (zeroing) + elements*(V*D*s + index bytes + 2*(N*C)^2*s)"},
+        {"hbm_floor", "nnz*s / measured copy bandwidth"}}}};
+  const double bw = doc["context"]["copy_bandwidth_gbs"].is_number()
+                        ? doc["context"]["copy_bandwidth_gbs"].get<double>()
+                        : 0.0;
   const bool tty = isatty(fileno(stderr));
   const auto t0 = clock::now();
   std::size_t done = 0;
   for (const int order : deck.orders)
-  for (const auto& spec : meshes_for(deck, order)) {
-    Deck at_order = deck;
-    at_order.order = order;
-    const Model model = build_model(spec, at_order);
-    const Oracle oracle = make_oracle(model, deck);
-    json mesh_info = model.info;
-    mesh_info["oracle_s"] = oracle.seconds;
-    mesh_info["flops_per_element"] = model_flops_per_element(model);
-    std::optional<BoundarySetup> boundary;  // bad names fail here, before any allocation
-    std::optional<ReferenceSolution> reference;
-    if (deck.bench_solve) {
-      boundary.emplace(boundary_setup(model, at_order));
-      reference = reference_solution(model, at_order, *boundary, oracle);
-      if (reference) mesh_info["reference_solve"] = reference->info();
+    for (const auto& spec : meshes_for(deck, order)) {
+      Deck at_order = deck;
+      at_order.order = order;
+      const Model model = model_of(spec, at_order);
+      const Oracle oracle = oracle_of(model, deck);
+      json mesh_info = model.info;
+      mesh_info["oracle_s"] = oracle.seconds;
+      mesh_info["flops_per_element"] = model_flops_per_element(model);
+      std::optional<BoundarySetup> boundary;  // bad names fail here, before any allocation
+      std::optional<ReferenceSolution> reference;
+      if (deck.bench_solve) {
+        boundary.emplace(boundary_setup(model, at_order));
+        reference = reference_solution(model, at_order, *boundary, oracle);
+        if (reference) mesh_info["reference_solve"] = reference->info();
+      }
+      std::vector<PointRequest> plan;
+      for (const auto& sc : deck.scalars)
+        for (const auto& mn : deck.mappings)
+          for (const auto& rn : deck.races)
+            for (const auto& on : operators) {
+              PointRequest req = request(deck, model, mn, rn, sc, on);
+              req.solve = deck.bench_solve;
+              req.boundary = boundary ? &*boundary : nullptr;
+              req.reference = reference ? &*reference : nullptr;
+              req.time_colorings = deck.bench_solve;
+              plan.push_back(req);
+            }
+      for (const auto& req : plan) {
+        json res = point_of(model, deck, req, oracle);
+        res["mesh"] = mesh_info;
+        // The measured bandwidth is that of the default execution space's memory: compare only its points.
+        if (bw > 0 && res["backend"] == doc["context"]["kokkos"]["default_execution_space"])
+          res["rates"]["hbm_floor_fraction"] = res["rates"]["value_bytes"].get<double>() / (bw * 1e9) /
+                                               res["assembly"]["stats"]["median"].get<double>();
+        doc["points"].push_back(res);
+        write_json(path, doc);  // every finished point is on disk (in the temporary until the end)
+        ++done;
+        const double el = std::chrono::duration<double>(clock::now() - t0).count();
+        fmt::print(stderr, "{}[{}/{}] {} {} {}{} {}: {} ({}) elapsed {:.0f} s, remaining ~{:.0f} s{}",
+                   tty ? "\r\033[K" : "", done, total, spec.name, name_of(req.mapping),
+                   res["race"].get<std::string>(), req.solve ? " " + name_of(req.op) : "", req.scalar,
+                   fmt_time(res["assembly"]["stats"]["median"]),
+                   res["verification"]["status"].get<std::string>(), el, el / done * (total - done),
+                   tty ? "" : "\n");
+      }
     }
-    std::vector<PointRequest> plan;
-    for (const auto& sc : deck.scalars)
-      for (const auto& mn : deck.mappings)
-        for (const auto& rn : deck.races)
-          for (const auto& on : operators) {
-            PointRequest req = request(deck, model, mn, rn, sc, on);
-            req.solve = deck.bench_solve;
-            req.boundary = boundary ? &*boundary : nullptr;
-            req.reference = reference ? &*reference : nullptr;
-            req.time_colorings = deck.bench_solve;
-            plan.push_back(req);
-          }
-    for (const auto& req : plan) {
-      json res = run_point(model, deck, req, oracle);
-      res["mesh"] = mesh_info;
-      // The measured bandwidth is that of the default execution space's memory: compare only its points.
-      if (bw > 0 && res["backend"] == doc["context"]["kokkos"]["default_execution_space"])
-        res["rates"]["hbm_floor_fraction"] = res["rates"]["value_bytes"].get<double>() / (bw * 1e9) /
-                                                       res["assembly"]["stats"]["median"].get<double>();
-      doc["points"].push_back(res);
-      write_json(path, doc);  // every finished point is on disk
-      ++done;
-      const double el = std::chrono::duration<double>(clock::now() - t0).count();
-      fmt::print(stderr, "{}[{}/{}] {} {} {}{} {}: {} ({}) elapsed {:.0f} s, remaining ~{:.0f} s{}", tty ? "\r\033[K" : "", done,
-                 total, spec.name, name_of(req.mapping), res["race"].get<std::string>(),
-                 req.solve ? " " + name_of(req.op) : "", req.scalar,
-                 fmt_time(res["assembly"]["stats"]["median"]), res["verification"]["status"].get<std::string>(), el,
-                 el / done * (total - done), tty ? "" : "\n");
-    }
-  }
   if (tty) fmt::print(stderr, "\n");
   // Summary table, in sweep order.
   const std::size_t w = mesh_width(doc["points"]);
-  fmt::print("{:<{}} {:<6} {:<14} {:<8} {:>12} {:>12} {:>10} {:>9} {:>9}\n", "mesh", w, "scalar", "mapping", "race", "median",
-             "min..max%", "GDOF/s", "floor", "verified");
+  fmt::print("{:<{}} {:<6} {:<14} {:<8} {:>12} {:>12} {:>10} {:>9} {:>9}\n", "mesh", w, "scalar", "mapping",
+             "race", "median", "min..max%", "GDOF/s", "floor", "verified");
   for (const auto& p : doc["points"]) {
     const auto& st = p["assembly"]["stats"];
     const double med = st["median"];
-    fmt::print("{:<{}} {:<6} {:<14} {:<8} {:>12} {:>11.1f}% {:>10.4g} {:>9} {:>9}\n", p["mesh"]["name"].get<std::string>(), w,
-               p["scalar"].get<std::string>(), p["mapping"].get<std::string>(), p["race"].get<std::string>(), fmt_time(med),
-               100.0 * (st["max"].get<double>() - st["min"].get<double>()) / med, p["rates"]["gdof_per_s"].get<double>(),
-               p["rates"].contains("hbm_floor_fraction") ? fmt::format("{:.2f}", p["rates"]["hbm_floor_fraction"].get<double>()) : "-",
+    fmt::print("{:<{}} {:<6} {:<14} {:<8} {:>12} {:>11.1f}% {:>10.4g} {:>9} {:>9}\n",
+               p["mesh"]["name"].get<std::string>(), w, p["scalar"].get<std::string>(),
+               p["mapping"].get<std::string>(), p["race"].get<std::string>(), fmt_time(med),
+               100.0 * (st["max"].get<double>() - st["min"].get<double>()) / med,
+               p["rates"]["gdof_per_s"].get<double>(),
+               p["rates"].contains("hbm_floor_fraction")
+                   ? fmt::format("{:.2f}", p["rates"]["hbm_floor_fraction"].get<double>())
+                   : "-",
                p["verification"]["status"].get<std::string>());
   }
   if (deck.bench_solve) print_solves(doc["points"]);

@@ -3,11 +3,16 @@
 #include <string>
 
 #include "deck.hpp"
+#include "output_files.hpp"
 
 namespace kfem::app {
+inline constexpr const char* default_report = "kfem-report.json";  // run without output.report
+
 int cmd_info();
-int cmd_run(const Deck& deck);
+// outputs: the report and the deck's exports (the run writes their temporaries and commits them).
+int cmd_run(const Deck& deck, OutputSet& outputs);
 int cmd_verify(const Deck& deck);
+// The current OutputSet holds out_dir/results.json (write_json and finish_bench use it).
 int cmd_bench(const Deck& deck, const std::string& out_dir);
 // bench with bench.stages: banas' stage bench over element.order x meshes x mappings x scalars (stages.cpp).
 int bench_stages(const Deck& deck, const std::string& out_dir);

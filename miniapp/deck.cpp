@@ -3,8 +3,12 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
 #include <regex>
 #include <set>
 
@@ -18,11 +22,16 @@ struct Reader {
   [[noreturn]] void fail(const std::string& key, const std::string& what) const {
     throw InputError(file + ": key '" + key + "': " + what);
   }
+  // A mapping key of `where` as a name: a key that is itself a mapping or a list is an error.
+  std::string name(const YAML::Node& key, const std::string& where) const {
+    if (!key.IsScalar()) fail(where, "keys must be names, not mappings or lists");
+    return key.Scalar();
+  }
   // Rejects keys of `node` not in `allowed`.
   void keys(const YAML::Node& node, const std::string& where, const std::set<std::string>& allowed) const {
     if (!node.IsMap()) fail(where, "expected a mapping");
     for (const auto& kv : node) {
-      const std::string k = kv.first.as<std::string>();
+      const std::string k = name(kv.first, where);
       if (!allowed.count(k)) fail(where.empty() ? k : where + "." + k, "unknown key");
     }
   }
@@ -69,26 +78,56 @@ std::vector<MeshSpec> per_triangle_count(const std::vector<MeshSpec>& meshes,
 }
 }  // namespace
 
+namespace {
+// One box side of mesh name `text`: digits (the regex matched them) up to the 32-bit element ids.
+ordinal_t box_side(const std::string& text, const std::string& digits, const char* axis) {
+  constexpr long long limit = std::numeric_limits<ordinal_t>::max();
+  errno = 0;
+  const long long n = std::strtoll(digits.c_str(), nullptr, 10);
+  if (errno == ERANGE || n > limit)
+    throw InputError("mesh '" + text + "': " + digits + " elements along " + axis +
+                     " exceed the 32-bit limit of " + std::to_string(limit));
+  return ordinal_t(n);
+}
+
+MeshSpec checked_box(const std::string& text, CellType cell, const BoxSpec& box) {
+  if (const std::string error = box_count_error(box, cell); !error.empty())
+    throw InputError("mesh '" + text + "': " + error);
+  return {text, cell, box, false, {}};
+}
+}  // namespace
+
 MeshSpec parse_mesh_name(const std::string& text) {
   static const std::regex named("mesh([1-4])"), dims("(prism:)?([0-9]+)x([0-9]+)x([0-9]+)"),
       tri("tri:([0-9]+)x([0-9]+)"), capacitor("capacitor:([0-9]+(\\.[0-9]*)?([eE]\\+?[0-9]+)?)");
+  if (text.size() > 4 && text.substr(text.size() - 4) == ".msh")
+    return {text, CellType::hex8, std::nullopt, false, text};
+  // libstdc++'s regex_match recurses once per character: a 30,000-character name overflowed the
+  // stack. Every size kfem takes is far shorter ("prism:2147483647x2147483647x2147483647": 38).
+  if (text.size() > 64)
+    throw InputError("mesh '" + text.substr(0, 32) + "...' (" + std::to_string(text.size()) +
+                     " characters): not a mesh size or a .msh file");
   std::smatch m;
   if (std::regex_match(text, m, named)) return {text, CellType::hex8, paper_mesh(std::stoi(m[1])), false, {}};
   if (std::regex_match(text, m, dims))
-    return {text, m[1].matched ? CellType::prism6 : CellType::hex8,
-            BoxSpec{std::stoi(m[2]), std::stoi(m[3]), std::stoi(m[4])}, false, {}};
+    return checked_box(
+        text, m[1].matched ? CellType::prism6 : CellType::hex8,
+        BoxSpec{box_side(text, m[2], "x"), box_side(text, m[3], "y"), box_side(text, m[4], "z")});
   if (std::regex_match(text, m, tri)) {
-    BoxSpec b{std::stoi(m[1]), std::stoi(m[2]), 1};
+    BoxSpec b{box_side(text, m[1], "x"), box_side(text, m[2], "y"), 1};
     b.lx = 2.0, b.ly = 1.0;
-    return {text, CellType::tri3, b, false, {}};
+    return checked_box(text, CellType::tri3, b);
   }
   if (text == "capacitor") return {text, CellType::tri3, std::nullopt, true, {}};
   if (std::regex_match(text, m, capacitor)) {
-    const double n = std::stod(m[1]);
+    const double n = std::strtod(m[1].str().c_str(), nullptr);  // HUGE_VAL past the double range
+    constexpr double limit = std::numeric_limits<ordinal_t>::max();
     if (!(n >= 100)) throw InputError("mesh '" + text + "': expected at least 100 triangles");
+    if (!(n <= limit))
+      throw InputError("mesh '" + text + "': more triangles than the 32-bit limit of " +
+                       std::to_string(std::int64_t(limit)) + " element ids");
     return {text, CellType::tri3, std::nullopt, true, {}, n};
   }
-  if (text.size() > 4 && text.substr(text.size() - 4) == ".msh") return {text, CellType::hex8, std::nullopt, false, text};
   throw InputError("mesh '" + text +
                    "': expected mesh1..mesh4, NXxNYxNZ (hex8), prism:NXxNYxNZ, tri:NXxNY, "
                    "capacitor[:TRIANGLES] or a .msh file");
@@ -103,12 +142,37 @@ std::string number(double v) {
 }
 }  // namespace
 
+namespace {
+// DOF ids are 32-bit too: components * DOF nodes of every generated box, at each order it runs
+// with (a structured prism box of order p has the (p nx + 1)(p ny + 1)(p nz + 1) lattice nodes).
+void check_dof_counts(const Deck& d) {
+  const double limit = std::numeric_limits<ordinal_t>::max();
+  const int components = d.problem == "electrostatics" ? 1 : 3;
+  for (const int p : d.orders)
+    for (const auto& spec : meshes_for(d, p)) {
+      if (!spec.box) continue;
+      const BoxSpec& b = *spec.box;
+      const int q = spec.cell == CellType::prism6 ? p : 1;
+      const double nodes = spec.cell == CellType::prism6
+                               ? (double(q) * b.nx + 1) * (double(q) * b.ny + 1) * (double(q) * b.nz + 1)
+                               : double(box_num_nodes(b, spec.cell));
+      if (components * nodes > limit)
+        throw InputError("mesh '" + spec.name + "'" + (q > 1 ? " at order " + std::to_string(q) : "") + ": " +
+                         std::to_string(std::llround(components * nodes)) + " DOFs (" +
+                         std::to_string(components) + " per node) exceed the 32-bit limit of " +
+                         std::to_string(std::int64_t(limit)) + " DOF ids");
+    }
+}
+}  // namespace
+
 void check_parameters(const Deck& d) {
   if (d.problem != "elasticity" && d.problem != "electrostatics")
-    throw InputError(d.source + ": key 'problem': '" + d.problem + "' (expected elasticity or electrostatics)");
+    throw InputError(d.source + ": key 'problem': '" + d.problem +
+                     "' (expected elasticity or electrostatics)");
   for (const int p : d.orders)
     if (p < 1 || p > 7)
-      throw InputError(d.source + ": key 'element.order': p = " + std::to_string(p) + " (prisms support 1..7)");
+      throw InputError(d.source + ": key 'element.order': p = " + std::to_string(p) +
+                       " (prisms support 1..7)");
   for (const auto& [p, specs] : d.meshes_by_order)
     if (std::find(d.orders.begin(), d.orders.end(), p) == d.orders.end())
       throw InputError(d.source + ": key 'mesh.sizes." + std::to_string(p) + "': order " + std::to_string(p) +
@@ -159,8 +223,10 @@ void check_parameters(const Deck& d) {
     if (bc.values.size() != want)
       throw InputError(d.source + ": key 'bc.dirichlet." + bc.name + "': " + d.problem + " needs " +
                        (want == 1 ? "one value" : "[ux, uy, uz]"));
+  check_dof_counts(d);
   if (d.problem == "electrostatics" && d.dirichlet.empty())
-    throw InputError(d.source + ": electrostatics without bc.dirichlet is singular (fix the potential somewhere)");
+    throw InputError(d.source +
+                     ": electrostatics without bc.dirichlet is singular (fix the potential somewhere)");
 }
 
 const std::vector<MeshSpec>& meshes_for(const Deck& d, int p) {
@@ -170,6 +236,14 @@ const std::vector<MeshSpec>& meshes_for(const Deck& d, int p) {
 
 Deck read_deck(const std::string& path) {
   Reader r{path};
+  {
+    // A mesh where the deck goes (`kfem run beam.msh`) is often valid YAML (one long string).
+    std::ifstream in(path, std::ios::binary);
+    std::string first;
+    std::getline(in, first);
+    if (first.rfind("$MeshFormat", 0) == 0)
+      throw InputError(path + ": a Gmsh mesh file, not a YAML deck (give meshes with --mesh " + path + ")");
+  }
   YAML::Node root;
   try {
     root = YAML::LoadFile(path);
@@ -181,8 +255,12 @@ Deck read_deck(const std::string& path) {
   Deck d;
   d.source = path;
   if (root.IsNull()) return d;
-  r.keys(root, "", {"problem", "mesh", "element", "material", "load", "bc", "assembly", "solver", "bench", "output",
-                    "backend"});
+  if (!root.IsMap())
+    throw InputError(path +
+                     ": not a deck (a YAML mapping of keys such as mesh:, assembly:; see inputs/README.md)");
+  r.keys(root, "",
+         {"problem", "mesh", "element", "material", "load", "bc", "assembly", "solver", "bench", "output",
+          "backend"});
   r.get(root, "backend", "backend", d.backend);
   r.get(root, "problem", "problem", d.problem);
   if (const auto el = root["element"]) {
@@ -201,7 +279,7 @@ Deck read_deck(const std::string& path) {
     if (const auto dir = bc["dirichlet"]) {
       if (!dir.IsMap()) r.fail("bc.dirichlet", "expected a mapping NAME: value or NAME: [ux, uy, uz]");
       for (const auto& kv : dir) {
-        DirichletSpec spec{kv.first.as<std::string>(), {}};
+        DirichletSpec spec{r.name(kv.first, "bc.dirichlet"), {}};
         try {
           spec.values = kv.second.IsSequence() ? kv.second.as<std::vector<double>>()
                                                : std::vector<double>{kv.second.as<double>()};
@@ -230,8 +308,8 @@ Deck read_deck(const std::string& path) {
         capacitor_counts = {d.capacitor_triangles};
       }
       for (const double n : capacitor_counts)
-        if (!(n >= 100) || !std::isfinite(n))
-          r.fail("mesh.capacitor.triangles", "expected a finite count >= 100");
+        if (!(n >= 100 && n <= std::numeric_limits<ordinal_t>::max()))
+          r.fail("mesh.capacitor.triangles", "expected a count in 100..2147483647");
       if (capacitor_counts.empty()) r.fail("mesh.capacitor.triangles", "empty list");
       d.capacitor_triangles = capacitor_counts.front();
     }
@@ -300,9 +378,11 @@ Deck read_deck(const std::string& path) {
     if (a["race"]) d.races = r.list(a["race"], "assembly.race");
     if (a["scalar"]) d.scalars = r.list(a["scalar"], "assembly.scalar");
     r.get(a, "coloring", "assembly.coloring", d.coloring);
-    if (d.coloring != "greedy" && d.coloring != "device") r.fail("assembly.coloring", "expected greedy or device");
+    if (d.coloring != "greedy" && d.coloring != "device")
+      r.fail("assembly.coloring", "expected greedy or device");
     r.get(a, "elements_per_team", "assembly.elements_per_team", d.elements_per_team);
-    if (d.elements_per_team < 1 || d.elements_per_team > 32) r.fail("assembly.elements_per_team", "expected 1..32");
+    if (d.elements_per_team < 1 || d.elements_per_team > 32)
+      r.fail("assembly.elements_per_team", "expected 1..32");
   }
   if (const auto s = root["solver"]) {
     r.keys(s, "solver", {"enabled", "tolerance", "max_iterations", "operator"});

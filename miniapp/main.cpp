@@ -15,6 +15,7 @@ extern "C" void report_crash(int sig) {
                          ? "kfem: internal error: segmentation fault (a kfem bug; frames follow)\n"
                          : "kfem: internal error: bus error or abort (a kfem bug; frames follow)\n";
   (void)!write(STDERR_FILENO, what, std::strlen(what));
+  kfem::app::discard_outputs();  // a crashed command leaves no half-written outputs either
   void* frames[64];
   backtrace_symbols_fd(frames, backtrace(frames, 64), STDERR_FILENO);
   signal(sig, SIG_DFL);

@@ -1,14 +1,19 @@
 #include "model.hpp"
 
+#include <fmt/format.h>
+
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <type_traits>
 
+#include "backend.hpp"
 #include "kfem/core/error.hpp"
 #include "kfem/dofs/vtk_lagrange.hpp"
 #include "kfem/io/vtu.hpp"
 #include "kfem/mesh/box.hpp"
+#include "kfem/mesh/components.hpp"
 #include "kfem/mesh/gmsh.hpp"
 #include "kfem/mesh/node_sets.hpp"
 #include "kfem/mesh/refine.hpp"
@@ -18,6 +23,7 @@
 #include "kfem/problems/capacitance.hpp"
 #include "kfem/problems/capacitor.hpp"
 #include "kfem/problems/dirichlet.hpp"
+#include "kfem/report/context.hpp"
 #include "kfem/report/timing.hpp"
 #include "kfem/solve/cg.hpp"
 #include "names.hpp"
@@ -35,7 +41,8 @@ Mesh make_mesh(const MeshSpec& spec, const Deck& deck) {
         capacitor_spec_for(spec.triangles > 0 ? spec.triangles : deck.capacitor_triangles, base));
   }
   if (!spec.box) return read_gmsh(spec.file);
-  if (spec.cell == CellType::tri3) return make_tri_box(spec.box->nx, spec.box->ny, spec.box->lx, spec.box->ly);
+  if (spec.cell == CellType::tri3)
+    return make_tri_box(spec.box->nx, spec.box->ny, spec.box->lx, spec.box->ly);
   return make_box(*spec.box, spec.cell);
 }
 
@@ -43,7 +50,8 @@ Mesh make_mesh(const MeshSpec& spec, const Deck& deck) {
 void check_family(const Mesh& mesh, const Deck& deck, const std::string& where) {
   const bool electro = deck.problem == "electrostatics";
   if (mesh.cell == CellType::tri3 && !electro)
-    throw InputError(where + ": problem elasticity is not supported on tri3 meshes (tri3 solves electrostatics)");
+    throw InputError(where +
+                     ": problem elasticity is not supported on tri3 meshes (tri3 solves electrostatics)");
   if (mesh.cell != CellType::tri3 && electro)
     throw InputError(where + ": problem electrostatics is not supported on " + cell_name(mesh.cell) +
                      " meshes (electrostatics runs on tri3)");
@@ -51,7 +59,41 @@ void check_family(const Mesh& mesh, const Deck& deck, const std::string& where) 
     throw InputError(where + ": element.order " + std::to_string(deck.order) + " on " + cell_name(mesh.cell) +
                      " (only prisms have orders 2..7)");
 }
+
+// Free memory of the deck's backend when it is a device that can be asked (CUDA: device_info),
+// else 0. Kokkos 3.4 has no portable query, so other device backends go unchecked.
+std::size_t device_free_bytes(const Deck& deck) {
+  bool device = false;
+  with_backend(deck.backend, [&](auto exec) {
+    using Mem = typename decltype(exec)::memory_space;
+    device = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
+  });
+  if (!device) return 0;
+  const auto info = device_info();
+  return info ? info->free_bytes : 0;
+}
 }  // namespace
+
+void check_graph_size(const std::string& where, const GraphCounts& c, std::size_t device_free_bytes) {
+  const double dofs = double(c.components) * double(c.dof_nodes);
+  if (dofs > double(std::numeric_limits<ordinal_t>::max()))
+    throw InputError(
+        fmt::format("{}: {} x {} DOF nodes = {:.0f} DOFs, more than kfem's 32-bit DOF ids (ordinal_t) "
+                    "address ({})",
+                    where, c.components, c.dof_nodes, dofs, std::numeric_limits<ordinal_t>::max()));
+  if (device_free_bytes == 0) return;
+  // What build_dof_graph holds at its end, with each node row at its smallest (the nodes of one
+  // element): connectivity and candidates (int32, per element), four per-node offset arrays, the
+  // node pattern, the DOF row offsets and the DOF pattern. The values and the index come later.
+  const double ne = double(c.elements), nn = double(c.dof_nodes), npe = c.nodes_per_element, C = c.components;
+  const double bytes = 4 * ne * npe * (1 + npe) + 32 * nn + 4 * nn * npe + 8 * C * nn + 4 * C * C * nn * npe;
+  if (bytes > double(device_free_bytes))
+    throw InputError(
+        fmt::format("{}: the DOF graph of {} elements and {} x {} DOFs ({} DOF nodes per element) "
+                    "needs at least {:.3g} GiB of device memory, but {:.3g} GiB are free",
+                    where, c.elements, c.components, c.dof_nodes, c.nodes_per_element, bytes / (1u << 30),
+                    double(device_free_bytes) / (1u << 30)));
+}
 
 Model build_model(const MeshSpec& spec, const Deck& deck) {
   ScopedRegion r("kfem::setup::mesh");
@@ -91,15 +133,29 @@ Model build_model(const MeshSpec& spec, const Deck& deck) {
   const double dofs_s = std::chrono::duration<double>(clock::now() - t1).count();
   const char* family = m.mesh.cell == CellType::prism6 ? "prism" : cell_name(m.mesh.cell);
   const std::string name = deck.refine > 0 ? spec.name + "+r" + std::to_string(deck.refine) : spec.name;
-  m.info = {{"name", name}, {"family", family}, {"order", m.dofs.order}, {"elements", m.mesh.num_elements()},
-            {"vertices", m.mesh.num_nodes()}, {"nodes", m.dofs.num_nodes},
-            {"dofs", std::int64_t(m.components) * m.dofs.num_nodes}, {"shape_functions", m.reference.nsh},
-            {"quadrature_points", m.reference.nq}, {"renumber", name_of(deck.renumber)}, {"distort", deck.distort},
-            {"generate_s", mesh_s}, {"dof_map_s", dofs_s},
-            {"dof_numbering", m.dofs.order >= 2 ? "kfem: vertices (mesh order), then edge, face, interior nodes"
-                                                : "natural: components * (node in $Nodes order) + component"}};
-  if (deck.refine > 0) m.info["refine"] = {{"times", deck.refine}, {"seconds", refine_s}, {"includes", "in generate_s"}};
+  m.info = {
+      {"name", name},
+      {"family", family},
+      {"order", m.dofs.order},
+      {"elements", m.mesh.num_elements()},
+      {"vertices", m.mesh.num_nodes()},
+      {"nodes", m.dofs.num_nodes},
+      {"dofs", std::int64_t(m.components) * m.dofs.num_nodes},
+      {"shape_functions", m.reference.nsh},
+      {"quadrature_points", m.reference.nq},
+      {"renumber", name_of(deck.renumber)},
+      {"distort", deck.distort},
+      {"generate_s", mesh_s},
+      {"dof_map_s", dofs_s},
+      {"dof_numbering", m.dofs.order >= 2 ? "kfem: vertices (mesh order), then edge, face, interior nodes"
+                                          : "natural: components * (node in $Nodes order) + component"}};
+  if (deck.refine > 0)
+    m.info["refine"] = {{"times", deck.refine}, {"seconds", refine_s}, {"includes", "in generate_s"}};
   if (spec.box) m.info["box"] = {spec.box->nx, spec.box->ny, spec.box->nz};
+  if (!deck.stages)
+    check_graph_size(
+        name, {std::int64_t(m.mesh.num_elements()), m.dofs.num_nodes, m.dofs.nodes_per_element, m.components},
+        device_free_bytes(deck));
   return m;
 }
 
@@ -110,9 +166,15 @@ Oracle make_oracle(const Model& model, const Deck& deck) {
   const auto t0 = clock::now();
   const auto material = Isotropic<double>::from_young(deck.young, deck.poisson);
   switch (model.mesh.cell) {
-    case CellType::tri3: o.matrix = assemble_reference_electrostatics(model.mesh, deck.permittivity); break;
-    case CellType::hex8: o.matrix = assemble_reference(model.mesh, material); break;
-    case CellType::prism6: o.matrix = assemble_reference_elasticity(model.mesh, model.dofs, material); break;
+    case CellType::tri3:
+      o.matrix = assemble_reference_electrostatics(model.mesh, deck.permittivity);
+      break;
+    case CellType::hex8:
+      o.matrix = assemble_reference(model.mesh, material);
+      break;
+    case CellType::prism6:
+      o.matrix = assemble_reference_elasticity(model.mesh, model.dofs, material);
+      break;
   }
   o.seconds = std::chrono::duration<double>(clock::now() - t0).count();
   return o;
@@ -124,7 +186,8 @@ BoundarySetup boundary_setup(const Model& model, const Deck& deck) {
   bc.rhs.assign(ndofs, 0.0);
   std::vector<DirichletCondition> named;
   for (const auto& d : deck.dirichlet) named.push_back({d.name, d.values});
-  if (model.components == 3) {  // elasticity: the cantilever's load always, its clamp unless bc.dirichlet replaces it
+  if (model.components ==
+      3) {  // elasticity: the cantilever's load always, its clamp unless bc.dirichlet replaces it
     const CantileverLoad c = cantilever_load(model.mesh, model.dofs, deck.force);
     bc.rhs = c.force;
     bc.tip = c.tip_nodes;
@@ -132,16 +195,45 @@ BoundarySetup boundary_setup(const Model& model, const Deck& deck) {
     if (named.empty()) {
       bc.fixed = c.fixed_dofs;
       bc.values.assign(bc.fixed.size(), 0.0);
-      return bc;
     }
   } else {
     bc.name = "capacitor";
   }
-  const FixedDofs f = fixed_dofs_by_name(model.mesh, model.dofs, model.components, named, deck.source);
-  bc.fixed = f.dofs;
-  bc.values = f.values;
-  if (model.components == 3) bc.name = "cantilever load, bc.dirichlet";
+  if (!named.empty()) {
+    FixedDofs f = fixed_dofs_by_name(model.mesh, model.dofs, model.components, named, deck.source);
+    bc.fixed = std::move(f.dofs);
+    bc.values = std::move(f.values);
+    if (model.components == 3) bc.name = "cantilever load, bc.dirichlet";
+  }
+  check_bodies_fixed(model, bc.fixed, model.info.value("name", std::string("mesh")));
   return bc;
+}
+
+void check_bodies_fixed(const Model& model, const std::vector<ordinal_t>& fixed, const std::string& where) {
+  const MeshComponents bodies = mesh_components(model.mesh);
+  if (bodies.count == 1 && !fixed.empty()) return;
+  // DOF node -> body through the elements: higher-order DOF nodes are not mesh vertices.
+  std::vector<ordinal_t> body_of(std::size_t(model.dofs.num_nodes), -1);
+  for (std::size_t e = 0; e < model.dofs.num_elements(); ++e)
+    for (int k = 0; k < model.dofs.nodes_per_element; ++k)
+      body_of[model.dofs.element(e)[k]] = bodies.of_element[e];
+  std::vector<char> held(std::size_t(bodies.count), 0);
+  for (const ordinal_t d : fixed) {
+    const ordinal_t b = body_of[std::size_t(d / model.components)];
+    if (b >= 0) held[b] = 1;
+  }
+  const auto loose = std::find(held.begin(), held.end(), 0);
+  if (loose == held.end()) return;
+  const ordinal_t body = ordinal_t(loose - held.begin());
+  const auto& of = bodies.of_element;
+  const std::size_t first = std::size_t(std::find(of.begin(), of.end(), body) - of.begin());
+  const auto size = std::count(of.begin(), of.end(), body);
+  const auto& x = model.mesh.nodes[model.mesh.elements[first][0]];
+  throw InputError(
+      fmt::format("{}: {} {} (connected components); body {} ({} element{}, e.g. element {} at ({}, {}, {})) "
+                  "has no Dirichlet condition — its system is singular",
+                  where, bodies.count, bodies.count == 1 ? "body" : "bodies", body + 1, size,
+                  size == 1 ? "" : "s", first, x[0], x[1], x[2]));
 }
 
 json ReferenceSolution::info() const {
@@ -190,8 +282,8 @@ std::optional<ReferenceSolution> reference_solution(const Model&, const Deck& de
   return ref;
 }
 
-json solution_summary(const Model& model, const Deck& deck, const BoundarySetup& bc, const std::vector<double>& u,
-                      const HostCsr<double>* K) {
+json solution_summary(const Model& model, const Deck& deck, const BoundarySetup& bc,
+                      const std::vector<double>& u, const HostCsr<double>* K) {
   json out;
   if (model.components == 3) {
     const double tip = tip_deflection(u, bc.tip);
@@ -199,8 +291,8 @@ json solution_summary(const Model& model, const Deck& deck, const BoundarySetup&
     std::array<double, 3> lo = model.mesh.nodes[0], hi = lo;
     for (const auto& x : model.mesh.nodes)
       for (int j = 0; j < 3; ++j) lo[j] = std::min(lo[j], x[j]), hi[j] = std::max(hi[j], x[j]);
-    out["timoshenko_tip_deflection_m"] =
-        -timoshenko_tip_deflection(deck.force, hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], deck.young, deck.poisson);
+    out["timoshenko_tip_deflection_m"] = -timoshenko_tip_deflection(deck.force, hi[0] - lo[0], hi[1] - lo[1],
+                                                                    hi[2] - lo[2], deck.young, deck.poisson);
   } else if (K) {
     const double lo = *std::min_element(bc.values.begin(), bc.values.end());
     const double hi = *std::max_element(bc.values.begin(), bc.values.end());

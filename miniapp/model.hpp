@@ -3,6 +3,8 @@
 // Problem set-ups themselves (cantilever, capacitor, named Dirichlet values) live in src/kfem/problems;
 // this file only chooses among them.
 #pragma once
+#include <cstddef>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -19,19 +21,32 @@ struct Model {
   Mesh mesh;
   DofMap dofs;
   fe::HostReference reference;
-  int components = 3;  // 3 elasticity, 1 electrostatics
+  int components = 3;   // 3 elasticity, 1 electrostatics
   nlohmann::json info;  // what the report says about the mesh and DOFs
 };
 
-// Throws InputError (one line) for a family that does not support the problem or the order.
+// Throws InputError (one line) for a family that does not support the problem or the order, and
+// (unless deck.stages, which builds no DOF graph) when check_graph_size rejects the model.
 Model build_model(const MeshSpec& spec, const Deck& deck);
+
+// What build_dof_graph will be given: elements, DOF nodes and the element's DOF-node count.
+struct GraphCounts {
+  std::int64_t elements = 0, dof_nodes = 0;
+  int nodes_per_element = 0, components = 3;
+};
+// Checked before anything is allocated for the DOF graph: the DOF ids (components x DOF nodes) must
+// fit ordinal_t, and where device_free_bytes > 0 (a device backend that can be queried) a lower
+// bound of the bytes build_dof_graph holds at once must fit in them. Throws InputError naming the
+// counts and the limit. offset_t needs no check: with ordinal_t counts the candidate and nonzero
+// counts (at most components^2 x elements x nodes_per_element^2) stay below 2^51.
+void check_graph_size(const std::string& where, const GraphCounts& counts, std::size_t device_free_bytes);
 
 // What is computed once per mesh and shared by every point on it: the oracle and the host colouring.
 struct Oracle {
   std::optional<HostCsr<double>> matrix;  // empty when the mesh is above the deck's verify_limit
   double seconds = 0;
   mutable std::optional<HostCsr<double>> lower;  // its lower triangle, for symmetric storage
-  mutable std::optional<Coloring> greedy;  // filled by the first coloured point
+  mutable std::optional<Coloring> greedy;        // filled by the first coloured point
   mutable double greedy_seconds = 0;
 };
 Oracle make_oracle(const Model& model, const Deck& deck);
@@ -39,13 +54,20 @@ Oracle make_oracle(const Model& model, const Deck& deck);
 // Boundary conditions and loads of the run's problem (host, DOF numbering of the model), and
 // what to report about the solution.
 struct BoundarySetup {
-  std::string name;                 // "cantilever", "capacitor", "dirichlet"
-  std::vector<ordinal_t> fixed;     // sorted DOFs
-  std::vector<double> values;       // their prescribed values
-  std::vector<double> rhs;          // loads, one per DOF
-  std::vector<ordinal_t> tip;       // cantilever: DOF nodes on x = xmax
+  std::string name;              // "cantilever", "capacitor", "dirichlet"
+  std::vector<ordinal_t> fixed;  // sorted DOFs
+  std::vector<double> values;    // their prescribed values
+  std::vector<double> rhs;       // loads, one per DOF
+  std::vector<ordinal_t> tip;    // cantilever: DOF nodes on x = xmax
 };
+// Throws InputError when a body of the mesh (a connected component) has no fixed DOF: its
+// system would be singular (check_bodies_fixed).
 BoundarySetup boundary_setup(const Model& model, const Deck& deck);
+// "<where>: N bodies (connected components); body K (E elements, e.g. element X at (x, y, z)) has no
+// Dirichlet condition ..." for the first body (numbered from 1 in order of their first element)
+// holding none of the fixed DOFs. A fixed node per body is all it asks: the rigid modes one fixed
+// node leaves free (rotations about it) are not detected.
+void check_bodies_fixed(const Model& model, const std::vector<ordinal_t>& fixed, const std::string& where);
 // The run's problem solved once per mesh on the host, in double, from the oracle's matrix
 // (apply_dirichlet + Jacobi CG, tolerance min(1e-12, solver.tolerance)): the solution bench points
 // compare theirs with. Empty without an oracle (mesh above bench.verify_limit).
@@ -65,5 +87,6 @@ nlohmann::json solution_summary(const Model& model, const Deck& deck, const Boun
                                 const std::vector<double>& u, const HostCsr<double>* K);
 // The solution as VTU point data in the mesh file's node order: "displacement" or "potential"
 // (Lagrange wedges for prisms of order >= 2).
-void write_solution(const std::string& path, const Model& model, const Deck& deck, const std::vector<double>& u);
+void write_solution(const std::string& path, const Model& model, const Deck& deck,
+                    const std::vector<double>& u);
 }  // namespace kfem::app

@@ -601,5 +601,44 @@ TEST_F(Gmsh, NamedNodeSetErrors) {
     EXPECT_STREQ(e.what(), "deck.yaml: physical group 'left wall' is empty");
   }
 }
+
+// ---- Cells listed twice, counts beyond the ids or the file ----
+
+TEST_F(Gmsh, DuplicateHexahedronInAnotherVertexOrder) {
+  std::string text = cube_with("2 2 1 2\n", "2 3 1 3\n");
+  text.replace(text.find("3 1 5 1\n"), 8, "3 1 5 2\n");
+  text.replace(text.find("$EndElements"), 0, "3 2 3 4 1 6 7 8 5\n");
+  expect_error(text, 40, {"elements 2 and 3 have the same nodes (1 2 3 4 5 6 7 8 and 2 3 4 1 6 7 8 5)"});
+}
+
+TEST_F(Gmsh, DuplicateTriangleAndPrism) {
+  std::string text = square_with("2 3 1 3\n", "2 4 1 4\n");
+  text.replace(text.find("2 1 2 2\n"), 8, "2 1 2 3\n");
+  text.replace(text.find("$EndElements"), 0, "7 3 1 2\n");
+  expect_error(text, 33, {"elements 2 and 7 have the same nodes (1 2 3 and 3 1 2)"});
+  expect_error(simple_msh(kUnitPrism, 3, 6, {{1, 2, 3, 4, 5, 6}, {2, 3, 1, 5, 6, 4}}), 24,
+               {"elements 1 and 2 have the same nodes (1 2 3 4 5 6 and 2 3 1 5 6 4)"});
+}
+
+// A block may not hold more than its section header has left: the reader reserves a cell block's
+// rows up front, and 2e9 of them would be 64 GB.
+TEST_F(Gmsh, BlockLargerThanTheHeaderDeclares) {
+  expect_error(
+      cube_with("3 1 5 1\n", "3 1 5 2000000000\n"), 38,
+      {"block of 2000000000 elements, but $Elements declares 2 elements and the blocks before hold 1"});
+  expect_error(cube_with("2 1 0 4\n", "2 1 0 9\n"), 15,
+               {"block of 9 nodes, but $Nodes declares 8 nodes and the blocks before hold 0"});
+  expect_error(cube_with("3 1 0 4\n", "3 1 0 5\n"), 24, {"declares 8 nodes and the blocks before hold 4"});
+}
+
+TEST_F(Gmsh, CountsBeyondTheIdsOrTheFile) {
+  expect_error(
+      cube_with("2 8 1 8\n", "2 3000000000 1 8\n"), 14,
+      {"$Nodes declares 3000000000 nodes, more than kfem's 32-bit ids (ordinal_t) address (2147483647)"});
+  expect_error(cube_with("2 2 1 2\n", "2 1000000000000 1 2\n"), 35,
+               {"$Elements declares 1000000000000 elements, more than kfem's 32-bit ids"});
+  expect_error(cube_with("2 8 1 8\n", "2 1000000000 1 1000000000\n"), 14,
+               {"$Nodes declares 1000000000 nodes, more than the rest of the file can hold"});
+}
 }  // namespace
 }  // namespace kfem

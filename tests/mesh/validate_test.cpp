@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
+#include <utility>
 
 #include "kfem/core/error.hpp"
 #include "kfem/mesh/box.hpp"
@@ -215,6 +217,56 @@ TEST(ElementVolume, IsExactForTrianglesAndPrisms) {
         fine += det * (1 - u) / (double(n) * n * n);
       }
   EXPECT_NEAR(element_volume(prism, 0), fine, 1e-4);
+}
+
+// ---- Elements listed twice ----
+
+// mesh with element e appended again, its vertices rotated by `shift` within each group of `ring`
+// (hex8: each face of 4, prism6: each triangle of 3, tri3: the triangle): still a valid element.
+Mesh with_twin(Mesh mesh, std::size_t e, int ring, int shift) {
+  auto twin = mesh.elements[e];
+  for (int a = 0; a < mesh.nodes_per_element(); ++a)
+    twin[a] = mesh.elements[e][a - a % ring + (a % ring + shift) % ring];
+  mesh.elements.push_back(twin);
+  return mesh;
+}
+
+TEST(DuplicateElements, NoneInBoxesOfEveryFamily) {
+  EXPECT_FALSE(find_duplicate_elements(make_box(BoxSpec{3, 2, 2, 3, 2, 2})));
+  EXPECT_FALSE(find_duplicate_elements(make_prism_box(BoxSpec{3, 2, 2, 3, 2, 2})));
+  EXPECT_FALSE(find_duplicate_elements(make_tri_box(3, 2, 3, 2)));
+}
+
+TEST(DuplicateElements, FoundInAnyVertexOrderForEveryFamily) {
+  const Mesh hex = with_twin(make_box(BoxSpec{3, 2, 2, 3, 2, 2}), 5, 4, 1);
+  EXPECT_EQ(find_duplicate_elements(hex), (std::pair<std::size_t, std::size_t>{5, 12}));
+  const std::string message = check_error(hex);
+  expect_mentions(message, "unit.msh: elements 5 and 12 have the same nodes (");
+  expect_mentions(message, " and " + std::to_string(hex.elements[12][0]) + " ");
+  const Mesh prism = with_twin(make_prism_box(BoxSpec{3, 2, 2, 3, 2, 2}), 7, 3, 2);
+  EXPECT_EQ(find_duplicate_elements(prism), (std::pair<std::size_t, std::size_t>{7, 24}));
+  expect_mentions(check_error(prism), "unit.msh: elements 7 and 24 have the same nodes");
+  const Mesh tri = with_twin(make_tri_box(3, 2, 3, 2), 0, 3, 1);
+  EXPECT_EQ(find_duplicate_elements(tri), (std::pair<std::size_t, std::size_t>{0, 12}));
+  expect_mentions(check_error(tri), "unit.msh: elements 0 and 12 have the same nodes (0 1 5 and 1 5 0)");
+}
+
+TEST(DuplicateElements, NamesThePairWhoseLaterElementComesFirst) {
+  Mesh mesh = make_tri_box(3, 2, 3, 2);        // 12 triangles
+  mesh.elements.push_back(mesh.elements[9]);   // 12 = 9
+  mesh.elements.push_back(mesh.elements[2]);   // 13 = 2
+  mesh.elements.push_back(mesh.elements[9]);   // 14 = 9
+  mesh.elements.push_back(mesh.elements[12]);  // 15 = 9
+  EXPECT_EQ(find_duplicate_elements(mesh), (std::pair<std::size_t, std::size_t>{9, 12}));
+  mesh.elements.erase(mesh.elements.begin() + 12);  // 12 = 2, 13 = 9, 14 = 9
+  EXPECT_EQ(find_duplicate_elements(mesh), (std::pair<std::size_t, std::size_t>{2, 12}));
+}
+
+TEST(DuplicateElements, NeighboursSharingAllButOneVertexAreDistinct) {
+  Mesh mesh = one_prism();
+  mesh.nodes.push_back({1, 1, 1});
+  mesh.elements.push_back({0, 1, 2, 3, 4, 6, X, X});  // differs from element 0 in its last vertex only
+  EXPECT_FALSE(find_duplicate_elements(mesh));
 }
 }  // namespace
 }  // namespace kfem

@@ -2,7 +2,9 @@
 // (bad_input.hpp runs it); selected by `ctest -R bad_input`.
 #include "bad_input.hpp"
 
+#include <iterator>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -235,6 +237,132 @@ const std::vector<Row> rows = {
      "run d.yaml --export-mesh m.msh",
      2,
      "key 'assembly.scalar': 'half'"},
+
+    // 3a: every output is checked before any work starts; it was written (over inputs too) or
+    // failed after the whole run
+    {"ReportNamesADirectory",
+     {},
+     "run --mesh 2x1x1 --report out/",
+     2,
+     "option --report 'out/': names a directory"},
+    {"ReportInMissingDirectory",
+     {},
+     "run --mesh 2x1x1 --report nodir/r.json",
+     2,
+     "option --report 'nodir/r.json': directory 'nodir' does not exist"},
+    {"ReportUnderAFile", {{"f", "x\n"}}, "run --mesh 2x1x1 --report f/r.json", 2, "'f' is not a directory"},
+    {"ReportWhereNoFileCanBeMade",
+     {},
+     "run --mesh 2x1x1 --report /proc/r.json",
+     2,
+     "option --report '/proc/r.json': cannot create files in '/proc'"},
+    {"ReportIsTheDeck",
+     {{"d.yaml", beam}},
+     "run d.yaml --report d.yaml",
+     2,
+     "option --report 'd.yaml': is the deck"},
+    {"DeckReportIsTheDeck",
+     {{"d.yaml", beam + "output: {report: ./d.yaml}\n"}},
+     "run d.yaml",
+     2,
+     "d.yaml: key 'output.report' './d.yaml': is the deck"},
+    {"ExportMeshIsTheMeshFile",
+     {{"cube.msh", cube("1", "8")}},
+     "run --mesh cube.msh --export-mesh cube.msh",
+     2,
+     "option --export-mesh 'cube.msh': is the mesh file"},
+    {"ExportMatrixIsTheDefaultReport",
+     {},
+     "run --mesh 2x1x1 --export-matrix kfem-report.json",
+     2,
+     "is also the path of the default report"},
+    {"TwoOutputsOneFile",
+     {},
+     "run --mesh 2x1x1 --report r.json --export-mesh ./r.json",
+     2,
+     "option --export-mesh './r.json': is also the path of option --report"},
+    {"DeckExportAndOptionOneFile",
+     {{"d.yaml", beam + "output: {export_matrix: K.mtx}\n"}},
+     "run d.yaml --export-solution K.mtx",
+     2,
+     "is also the path of d.yaml: key 'output.export_matrix'"},
+    {"BenchOutIsAFile",
+     {{"d.yaml", beam}, {"out", "x\n"}},
+     "bench d.yaml --out out",
+     2,
+     "option --out 'out': is a regular file, not a directory"},
+    {"BenchOutUnderAFile",
+     {{"d.yaml", beam}, {"f", "x\n"}},
+     "bench d.yaml --out f/out",
+     2,
+     "option --out 'f/out': cannot be created: 'f' is not a directory"},
+    {"BenchOutWhereNoFolderCanBeMade",
+     {{"d.yaml", beam}},
+     "bench d.yaml --out /proc/kfem-out",
+     2,
+     "option --out '/proc/kfem-out': "},
+
+    // 3b: what went wrong and where, not "key '': expected a mapping", "stoi", "stod" or
+    // "vector::_M_default_append"
+    {"MeshFileAsDeck",
+     {{"cube.msh", cube("1", "8")}},
+     "run cube.msh",
+     2,
+     "cube.msh: a Gmsh mesh file, not a YAML deck (give meshes with --mesh cube.msh)"},
+    {"ListAsDeck", {{"d.yaml", "- 2x1x1\n"}}, "verify d.yaml", 2, "d.yaml: not a deck"},
+    {"BoxSideOverflows",
+     {},
+     "verify --mesh 99999999999x1x1",
+     2,
+     "mesh '99999999999x1x1': 99999999999 elements along x exceed the 32-bit limit of 2147483647"},
+    {"TriSideOverflows",
+     {{"d.yaml", "problem: electrostatics\nmesh: {size: 'tri:1x99999999999'}\n"}},
+     "verify d.yaml",
+     2,
+     "mesh 'tri:1x99999999999': 99999999999 elements along y"},
+    {"BoxNodesOverflow",
+     {},
+     "verify --mesh 2147483647x1x1",
+     2,
+     "mesh '2147483647x1x1': 8589934592 nodes exceed the 32-bit limit of 2147483647 node ids"},
+    {"PrismElementsOverflow",
+     {},
+     "verify --mesh prism:1100x1100x1000",
+     2,
+     "2420000000 elements exceed the 32-bit limit of 2147483647 element ids"},
+    {"BoxDofsOverflow",
+     {},
+     "verify --mesh 900x900x900",
+     2,
+     "2194298103 DOFs (3 per node) exceed the 32-bit limit"},
+    {"PrismDofsOverflowAtOrder",
+     {},
+     "verify --mesh prism:300x300x300 --order 3",
+     2,
+     "mesh 'prism:300x300x300' at order 3: 2194298103 DOFs"},
+    {"ZeroBoxSide", {}, "verify --mesh 4x0x1", 2, "mesh '4x0x1': element counts must be positive"},
+    {"CapacitorCountOverflows",
+     {},
+     "verify --mesh capacitor:1e999",
+     2,
+     "mesh 'capacitor:1e999': more triangles"},
+    {"DeckCapacitorCountHuge",
+     {{"d.yaml", "mesh:\n  size: 2x1x1\n  capacitor: {triangles: 1.0e300}\n"}},
+     "run d.yaml",
+     2,
+     "key 'mesh.capacitor.triangles': expected a count in 100..2147483647"},
+    {"KeyThatIsAList",
+     {{"d.yaml", "mesh: {[size]: 2x1x1}\n"}},
+     "run d.yaml",
+     2,
+     "d.yaml: key 'mesh': keys must be names, not mappings or lists"},
+    {"MeshNameOfFiftyThousandDigits",  // overflowed the stack in std::regex_match
+     {},
+     "verify --mesh " + std::string(50000, '1'),
+     2,
+     "(50000 characters): not a mesh size or a .msh file"},
+    {"NoSubcommand", {}, "", 2, "A subcommand is required (info, run, verify or bench; see kfem --help)"},
+    {"OptionsWithoutSubcommand", {}, "--mesh 2x1x1", 2, "see kfem --help"},
 };
 
 class bad_input : public ::testing::TestWithParam<Row> {};
@@ -289,3 +417,145 @@ TEST(bad_input_counterparts, NoSolveExportsTheMatrix) {
   k.keep = ::testing::Test::HasFailure();
 }
 }  // namespace
+
+namespace {
+// Shell text run in k's scratch directory before a test's kfem run (mkdir, mkfifo, ln): the
+// runner's ENV slot precedes `kfem`, so the shell exits before kfem starts.
+void prepare(const KfemRunner& k, const std::string& shell) {
+  const auto [code, out, err] = k.run("", shell + " && exit 0;");
+  ASSERT_EQ(code, 0) << shell << "\n" << err;
+}
+
+// One stderr line naming the problem, exit 2, and the scratch directory as it was.
+void expect_rejected(KfemRunner& k, const std::string& args, const std::string& needle,
+                     const std::string& env = "") {
+  const auto before = k.listing();
+  const auto [code, out, err] = k.run(args, env);
+  EXPECT_EQ(code, 2) << out << err;
+  const auto lines = nonempty_lines(err);
+  ASSERT_EQ(lines.size(), 1u) << err;
+  EXPECT_NE(lines[0].find(needle), std::string::npos) << lines[0];
+  EXPECT_EQ(k.listing(), before) << "kfem " << args << " changed the directory";
+  k.keep = ::testing::Test::HasFailure();
+}
+
+// Shell text that caps kfem's address space (KB), so that a big allocation fails; false when
+// kfem cannot even start under it (ASan and CUDA reserve far more).
+bool starts_under(const KfemRunner& k, const std::string& limit) {
+  return std::get<0>(k.run("verify --mesh 2x1x1 --kokkos-threads=2", limit)) == 0;
+}
+
+// The names in the scratch directory that hold `part`.
+std::vector<std::string> names_with(const KfemRunner& k, const std::string& part) {
+  std::vector<std::string> out;
+  for (const auto& [name, size] : k.listing())
+    if (name.find(part) != std::string::npos) out.push_back(name);
+  return out;
+}
+}  // namespace
+
+// Output targets the scratch table cannot hold: a directory, a FIFO, a symbolic link. The target is
+// left as it was; the link (renaming would replace it, not its target) is refused.
+TEST(bad_input_output_targets, DirectoryFifoAndLinkAreRefused) {
+  KfemRunner k("DirectoryFifoAndLinkAreRefused");
+  k.write("K.mtx", "old\n");
+  k.write("d.yaml", beam);
+  prepare(k, "mkdir out.json && mkfifo fifo.mtx && ln -s K.mtx link.mtx");
+  expect_rejected(k, "run --mesh 2x1x1 --report out.json", "option --report 'out.json': is a directory");
+  expect_rejected(k, "run --mesh 2x1x1 --export-matrix fifo.mtx",
+                  "'fifo.mtx': is a FIFO, not a regular file");
+  expect_rejected(k, "run --mesh 2x1x1 --export-matrix link.mtx", "'link.mtx': is a symbolic link");
+  expect_rejected(k, "bench d.yaml --out fifo.mtx", "option --out 'fifo.mtx': is a FIFO, not a directory");
+  prepare(k, "test -L link.mtx && test -p fifo.mtx && test -d out.json");
+}
+
+// A directory named like a mesh file: one line, not a stream error.
+TEST(bad_input_output_targets, MeshFileThatIsADirectory) {
+  KfemRunner k("MeshFileThatIsADirectory");
+  prepare(k, "mkdir dir.msh");
+  expect_rejected(k, "verify --mesh dir.msh", "dir.msh: is a directory, not a mesh file");
+}
+
+// Bad input found after the first points (progress lines precede the error): the bench folder it
+// made is gone again, and an existing folder keeps the results of the last bench that finished.
+TEST(bad_input_atomic_outputs, FailedBenchLeavesNothing) {
+  KfemRunner k("FailedBenchLeavesNothing");
+  k.write("d.yaml", "mesh: {size: [2x1x1, bad.msh]}\nbench: {warmup: 0, repetitions: 1}\n");
+  k.write("bad.msh", "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n");
+  for (const char* out_dir : {"out/sweep", "old"}) {
+    if (out_dir == std::string("old")) prepare(k, "mkdir old && echo old > old/results.json");
+    const auto before = k.listing();
+    const auto [code, out, err] = k.run(std::string("bench d.yaml --out ") + out_dir);
+    EXPECT_EQ(code, 2) << out << err;
+    const auto lines = nonempty_lines(err);
+    ASSERT_FALSE(lines.empty());
+    EXPECT_NE(lines.back().find("kfem: error: bad.msh"), std::string::npos) << err;
+    EXPECT_EQ(k.listing(), before) << out_dir;
+  }
+  k.keep = ::testing::Test::HasFailure();
+}
+
+// A run that runs out of memory after its mesh export was written: one line saying what was
+// being done, and no export.
+TEST(bad_input_atomic_outputs, OutOfMemoryAfterAnExportLeavesNothing) {
+  KfemRunner k("OutOfMemoryAfterAnExportLeavesNothing");
+  const std::string limit = "ulimit -v 300000 &&";
+  if (!starts_under(k, limit)) GTEST_SKIP() << "kfem does not start with " << limit;
+  expect_rejected(k, "run --mesh 50x50x50 --export-mesh m.msh --report r.json --kokkos-threads=2",
+                  "out of host memory while computing the oracle of mesh '50x50x50' (397953 DOFs)", limit);
+}
+
+// A generated mesh too big for the memory: its size in the message, not "std::bad_alloc".
+TEST(bad_input_atomic_outputs, OutOfMemoryBuildingAMesh) {
+  KfemRunner k("OutOfMemoryBuildingAMesh");
+  const std::string limit = "ulimit -v 1000000 &&";
+  if (!starts_under(k, limit)) GTEST_SKIP() << "kfem does not start with " << limit;
+  expect_rejected(k, "verify --mesh 400x400x400 --kokkos-threads=2",
+                  "out of host memory while building mesh '400x400x400' (64000000 elements, 64481201 nodes)",
+                  limit);
+}
+
+// A crash (here a SIGSEGV sent once the bench's results temporary exists) removes the temporaries
+// and the folder the bench made. The shell leaves "seen" (the temporary appeared) and "rc-STATUS".
+TEST(bad_input_atomic_outputs, CrashLeavesNoTemporary) {
+  KfemRunner k("CrashLeavesNoTemporary");
+  k.write("d.yaml", "mesh: {size: [2x1x1, 50x50x50]}\nbench: {warmup: 0, repetitions: 50}\n");
+  auto expected = k.listing();
+  prepare(
+      k,
+      "{ ulimit -c 0; '" KFEM_EXE
+      "' bench d.yaml --out out >/dev/null 2>&1 & pid=$!; i=0; "
+      "while [ ! -e out/.results.json.kfem-tmp-$pid ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; "
+      "[ $i -lt 1200 ] && touch seen; kill -SEGV $pid; wait $pid; touch rc-$?; }");
+  expected["seen"] = 0;
+  expected["rc-139"] = 0;  // 128 + SIGSEGV: the handler re-raised it
+  EXPECT_EQ(k.listing(), expected);
+  k.keep = ::testing::Test::HasFailure();
+}
+
+// The good counterparts: a finished command puts every output in place and leaves no temporary;
+// a run whose CG does not converge (exit 1) keeps its report and exports; bench makes nested folders.
+TEST(bad_input_atomic_outputs, FinishedCommandsPutOutputsInPlace) {
+  struct Case {
+    std::string args;
+    int code;
+    std::vector<std::string> outputs;
+  };
+  const Case cases[] = {
+      {"run d.yaml --export-matrix K.mtx --export-mesh m.msh --export-solution u.vtu --report r.json",
+       0,
+       {"K.mtx", "m.msh", "r.json", "u.vtu"}},
+      {"run unconverged.yaml --export-matrix K.mtx", 1, {"K.mtx", "kfem-report.json"}},
+      {"bench d.yaml --out a/b/", 0, {"a/b/results.json"}}};
+  const std::string quick = beam + "bench: {warmup: 0, repetitions: 1}\n";
+  for (std::size_t i = 0; i < std::size(cases); ++i) {
+    KfemRunner k("FinishedCommandsPutOutputsInPlace" + std::to_string(i));
+    k.write("d.yaml", quick);
+    k.write("unconverged.yaml", quick + "solver: {max_iterations: 1}\n");
+    const auto [code, out, err] = k.run(cases[i].args);
+    EXPECT_EQ(code, cases[i].code) << cases[i].args << "\n" << out << err;
+    for (const auto& name : cases[i].outputs) EXPECT_EQ(k.listing().count(name), 1u) << name;
+    EXPECT_TRUE(names_with(k, "kfem-tmp").empty()) << cases[i].args;
+    k.keep = ::testing::Test::HasFailure();
+  }
+}

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <random>
 #include <string>
@@ -24,15 +25,10 @@ double uniform_pm1(std::mt19937_64& rng) {
 }
 
 void check_spec(const BoxSpec& s, CellType cell) {
-  const bool flat = cell == CellType::tri3;
-  if (s.nx <= 0 || s.ny <= 0 || (!flat && s.nz <= 0))
-    throw InputError("box: element counts must be positive, got " + std::to_string(s.nx) + " x " +
-                     std::to_string(s.ny) + (flat ? "" : " x " + std::to_string(s.nz)));
-  const double lz = flat ? 1.0 : s.lz;
+  if (const std::string error = box_count_error(s, cell); !error.empty()) throw InputError("box: " + error);
+  const double lz = cell == CellType::tri3 ? 1.0 : s.lz;
   if (!(s.lx > 0 && s.ly > 0 && lz > 0) || !std::isfinite(s.lx * s.ly * lz))
     throw InputError("box: extents must be positive and finite");
-  if (box_num_nodes(s, cell) > std::numeric_limits<ordinal_t>::max())
-    throw InputError("box: " + std::to_string(box_num_nodes(s, cell)) + " nodes exceed the 32-bit node ids");
 }
 
 // The structured grid of nodes (z = 0 and one layer when flat) and its face node sets, ids ascending.
@@ -128,8 +124,32 @@ std::int64_t box_num_elements(const BoxSpec& s, CellType cell) {
 }
 
 std::int64_t box_num_nodes(const BoxSpec& s, CellType cell) {
-  const std::int64_t layer = std::int64_t(s.nx + 1) * (s.ny + 1);
-  return cell == CellType::tri3 ? layer : layer * (s.nz + 1);
+  // 64-bit before the + 1: nx = 2^31 - 1 must not wrap
+  const std::int64_t layer = (std::int64_t(s.nx) + 1) * (std::int64_t(s.ny) + 1);
+  return cell == CellType::tri3 ? layer : layer * (std::int64_t(s.nz) + 1);
+}
+
+std::string box_count_error(const BoxSpec& s, CellType cell) {
+  const bool flat = cell == CellType::tri3;
+  if (s.nx <= 0 || s.ny <= 0 || (!flat && s.nz <= 0))
+    return "element counts must be positive, got " + std::to_string(s.nx) + " x " + std::to_string(s.ny) +
+           (flat ? "" : " x " + std::to_string(s.nz));
+  // In double: three int32 factors can overflow int64, and only the comparison with 2^31 - 1 must be exact.
+  const double nz = flat ? 1 : s.nz, limit = std::numeric_limits<ordinal_t>::max();
+  const double elements = double(s.nx) * s.ny * nz * (cell == CellType::hex8 ? 1 : 2);
+  const double nodes = (double(s.nx) + 1) * (double(s.ny) + 1) * (flat ? 1 : nz + 1);
+  const auto exceed = [&](double n, const char* what) {
+    char buf[32];
+    if (n < 1e15)  // exact
+      std::snprintf(buf, sizeof buf, "%.0f", n);
+    else
+      std::snprintf(buf, sizeof buf, "%.3g", n);
+    return std::string(buf) + " " + what + "s exceed the 32-bit limit of " +
+           std::to_string(std::int64_t(limit)) + " " + what + " ids";
+  };
+  if (elements > limit) return exceed(elements, "element");
+  if (nodes > limit) return exceed(nodes, "node");
+  return "";
 }
 
 Mesh make_box(const BoxSpec& s, CellType cell) {

@@ -3,6 +3,7 @@
 // element.
 #pragma once
 #include <cstdint>
+#include <string>
 
 #include "kfem/mesh/mesh.hpp"
 
@@ -20,6 +21,10 @@ BoxSpec paper_mesh(int index);
 // allocations). hex8: nx*ny*nz cells; prism6: twice that; tri3: 2*nx*ny (nz, lz ignored).
 std::int64_t box_num_elements(const BoxSpec&, CellType cell = CellType::hex8);
 std::int64_t box_num_nodes(const BoxSpec&, CellType cell = CellType::hex8);
+// Why make_box(spec, cell) cannot be built, from the counts alone ("" when it can): a count
+// that is not positive, or more elements or nodes than 32-bit ordinal_t ids number (named with
+// the limit). Lets a driver reject a size before anything is allocated.
+std::string box_count_error(const BoxSpec&, CellType cell = CellType::hex8);
 
 // Hexahedra. Node id = i + (nx+1)*(j + (ny+1)*k), element id = i + nx*(j + ny*k), Gmsh order
 // inside each element. Node sets "xmin", "xmax", "ymin", "ymax", "zmin", "zmax": the nodes on those

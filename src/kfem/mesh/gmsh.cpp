@@ -361,9 +361,12 @@ std::array<tag_t, 4> read_section_header(Parser& p, std::string_view section, st
   // Tags are size_t in Gmsh: a negative one is malformed, and non-negative bounds keep
   // maxTag - minTag (the tag table's span) from overflowing.
   const std::array<tag_t, 4> h{p.integer_in(0, "block count", 0, kMaxCount),
-                               p.integer_in(1, "count", 0, kMaxCount),
+                               p.integer_in(1, "count", 0, std::numeric_limits<tag_t>::max()),
                                p.integer_in(2, "minTag", 0, std::numeric_limits<tag_t>::max()),
                                p.integer_in(3, "maxTag", 0, std::numeric_limits<tag_t>::max())};
+  if (h[1] > kMaxCount)
+    p.fail(fmt::format("{} declares {} {}s, more than kfem's 32-bit ids (ordinal_t) address ({})", section,
+                       h[1], items, kMaxCount));
   if (std::size_t(h[1]) > p.bytes_left() / min_bytes)
     p.fail(fmt::format("{} declares {} {}s, more than the rest of the file can hold (truncated file?)",
                        section, h[1], items));
@@ -371,12 +374,24 @@ std::array<tag_t, 4> read_section_header(Parser& p, std::string_view section, st
   return h;
 }
 
-void read_node_block(Parser& p, NodeTable& nodes) {
+// A block's size, checked against what the section header has left (`declared` items in all,
+// `held` in the blocks before it): the header's count is already bounded by the file's size, so
+// nothing is reserved for a size the file cannot hold.
+tag_t block_size(const Parser& p, std::string_view section, std::string_view items, tag_t declared,
+                 tag_t held) {
+  const tag_t n = p.integer_in(3, "block size", 0, std::numeric_limits<tag_t>::max());
+  if (n > declared - held)
+    p.fail(fmt::format("block of {} {}s, but {} declares {} {}s and the blocks before hold {}", n, items,
+                       section, declared, items, held));
+  return n;
+}
+
+void read_node_block(Parser& p, NodeTable& nodes, tag_t declared) {
   p.require_line("$Nodes");
   p.expect_count(4, "entityDim entityTag parametric numNodesInBlock");
   const tag_t dim = p.integer_in(0, "entity dimension", 0, 3);
   const tag_t parametric = p.integer_in(2, "parametric flag", 0, 1);
-  const tag_t n = p.integer_in(3, "block size", 0, kMaxCount);
+  const tag_t n = block_size(p, "$Nodes", "node", declared, tag_t(nodes.tags.size()));
   for (tag_t i = 0; i < n; ++i) {
     p.require_line("$Nodes");
     p.expect_count(1, "node tag");
@@ -402,7 +417,7 @@ void read_nodes(Parser& p, NodeTable& nodes) {
   nodes.coords.reserve(std::size_t(total));
   nodes.tags.reserve(std::size_t(total));
   nodes.lines.reserve(std::size_t(total));
-  for (tag_t b = 0; b < blocks; ++b) read_node_block(p, nodes);
+  for (tag_t b = 0; b < blocks; ++b) read_node_block(p, nodes, total);
   if (tag_t(nodes.tags.size()) != total)
     p.fail(fmt::format("$Nodes declares {} nodes but its blocks hold {}", total, nodes.tags.size()));
   p.require_end("$Nodes");
@@ -413,13 +428,13 @@ void grow(std::vector<T>& v, std::size_t extra) {
   if (v.capacity() < v.size() + extra) v.reserve(std::max(v.size() + extra, 2 * v.capacity()));
 }
 
-tag_t read_element_block(Parser& p, const NodeTable& nodes, ElementTable& els) {
+tag_t read_element_block(Parser& p, const NodeTable& nodes, ElementTable& els, tag_t declared, tag_t held) {
   p.require_line("$Elements");
   p.expect_count(4, "entityDim entityTag elementType numElementsInBlock");
   const tag_t dim = p.integer_in(0, "entity dimension", 0, 3);
   const tag_t entity = p.integer(1, "entity tag");
   const tag_t type = p.integer(2, "element type");
-  const tag_t n = p.integer_in(3, "block size", 0, kMaxCount);
+  const tag_t n = block_size(p, "$Elements", "element", declared, held);
   const ElementType* t = element_type(type);
   if (!t)
     p.fail(
@@ -480,7 +495,7 @@ tag_t read_element_block(Parser& p, const NodeTable& nodes, ElementTable& els) {
 void read_elements(Parser& p, const NodeTable& nodes, ElementTable& els) {
   const auto [blocks, total, min_tag, max_tag] = read_section_header(p, "$Elements", "element", 4);
   tag_t held = 0;
-  for (tag_t b = 0; b < blocks; ++b) held += read_element_block(p, nodes, els);
+  for (tag_t b = 0; b < blocks; ++b) held += read_element_block(p, nodes, els, total, held);
   if (held != total)
     p.fail(fmt::format("$Elements declares {} elements but its blocks hold {}", total, held));
   p.require_end("$Elements");
@@ -539,15 +554,24 @@ void sort_unique(std::map<std::string, std::vector<ordinal_t>>& sets) {
   }
 }
 
+// Inverted or degenerate cells, then cells listed twice (same nodes in any order), by file tags.
 void check_geometry(const Parser& p, const Mesh& mesh, const std::vector<tag_t>& node_tags,
                     const ElementTable& els) {
+  const auto names = [&](std::size_t e) {
+    std::string out;
+    for (int a = 0; a < mesh.nodes_per_element(); ++a)
+      out += (a ? " " : "") + std::to_string(node_tags[mesh.elements[e][a]]);
+    return out;
+  };
   for (std::size_t e = 0; e < mesh.num_elements(); ++e)
-    if (auto defect = element_defect(mesh, e)) {
-      std::string names;
-      for (int a = 0; a < mesh.nodes_per_element(); ++a)
-        names += " " + std::to_string(node_tags[mesh.elements[e][a]]);
-      p.fail_at(els.lines[e], fmt::format("element {} (nodes{}): {}", els.tags[e], names, *defect));
-    }
+    if (auto defect = element_defect(mesh, e))
+      p.fail_at(els.lines[e], fmt::format("element {} (nodes {}): {}", els.tags[e], names(e), *defect));
+  if (const auto twin = find_duplicate_elements(mesh)) {
+    const auto [a, b] = *twin;
+    p.fail_at(els.lines[b], fmt::format("elements {} and {} have the same nodes ({} and {}); a cell listed "
+                                        "twice would be assembled twice",
+                                        els.tags[a], els.tags[b], names(a), names(b)));
+  }
 }
 
 // Keeps the nodes that cells use (file order), then attaches the physical groups and checks geometry.

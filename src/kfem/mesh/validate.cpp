@@ -2,8 +2,11 @@
 #include "kfem/mesh/validate.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <numeric>
 #include <sstream>
+#include <vector>
 
 #include "kfem/core/error.hpp"
 #include "kfem/fe/hex8.hpp"
@@ -180,6 +183,46 @@ void check_elements(const Mesh& mesh, const std::string& source) {
                     " element must be -1 (unused), found " + std::to_string(el[a]));
     if (auto defect = element_defect(mesh, e)) fail(e, *defect);
   }
+  if (const auto twin = find_duplicate_elements(mesh))
+    throw InputError(source + ": elements " + std::to_string(twin->first) + " and " +
+                     std::to_string(twin->second) + " have the same nodes (" + node_list(mesh, twin->first) +
+                     " and " + node_list(mesh, twin->second) + ")");
+}
+
+std::optional<std::pair<std::size_t, std::size_t>> find_duplicate_elements(const Mesh& mesh) {
+  const int per_element = mesh.nodes_per_element();
+  const std::size_t m = mesh.num_elements();
+  // Twins share their smallest vertex: a counting sort by it (stable, so mesh order inside each
+  // bucket) leaves only the few elements around one vertex to compare.
+  std::vector<std::size_t> start(mesh.num_nodes() + 1, 0), order(m);
+  std::vector<ordinal_t> smallest(m);
+  for (std::size_t e = 0; e < m; ++e) {
+    const auto& el = mesh.elements[e];
+    smallest[e] = *std::min_element(el.begin(), el.begin() + per_element);
+    ++start[std::size_t(smallest[e]) + 1];
+  }
+  std::partial_sum(start.begin(), start.end(), start.begin());
+  std::vector<std::size_t> next(start.begin(), start.end() - 1);
+  for (std::size_t e = 0; e < m; ++e) order[next[smallest[e]]++] = e;
+
+  using Key = std::array<ordinal_t, max_cell_vertices>;  // sorted vertices, tail -1
+  std::optional<std::pair<std::size_t, std::size_t>> first;
+  std::vector<std::pair<Key, std::size_t>> bucket;
+  for (std::size_t v = 0; v + 1 < start.size(); ++v) {
+    if (start[v + 1] - start[v] < 2) continue;
+    bucket.clear();
+    for (std::size_t i = start[v]; i < start[v + 1]; ++i) {
+      Key key = mesh.elements[order[i]];
+      std::sort(key.begin(), key.begin() + per_element);
+      bucket.push_back({key, order[i]});
+    }
+    std::sort(bucket.begin(), bucket.end());
+    // In a run of equal keys the first two elements form the pair with the smallest later element.
+    for (std::size_t i = 1; i < bucket.size(); ++i)
+      if (bucket[i].first == bucket[i - 1].first && (!first || bucket[i].second < first->second))
+        first = std::pair{bucket[i - 1].second, bucket[i].second};
+  }
+  return first;
 }
 
 double element_volume(const Mesh& mesh, std::size_t e) {

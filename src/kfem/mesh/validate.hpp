@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "kfem/mesh/mesh.hpp"
 
@@ -20,7 +21,15 @@ namespace kfem {
 // triangles 2 * area <= 1e-12 * (largest product of two edge lengths), i.e. some angle has
 // sin < 1e-12 (a product of all three edges would not scale like an area). This also catches
 // flat elements whose det J rounding left slightly positive.
+// Last, it throws "<source>: elements A and B have the same nodes (...)" for the pair that
+// find_duplicate_elements returns.
 void check_elements(const Mesh&, const std::string& source);
+
+// Two elements with the same vertex set, in any order (a cell listed twice would be assembled
+// twice): of all such pairs (A, B), A < B, the one with the smallest B, then the smallest A; or
+// nullopt. Expects in-range node ids. O(n log n) for n elements, linear in practice: elements are
+// bucketed by their smallest vertex, and only each bucket's sorted vertex lists are compared.
+std::optional<std::pair<std::size_t, std::size_t>> find_duplicate_elements(const Mesh&);
 
 // Why element e is geometrically invalid ("det J = -0.125 at corner 0 (inverted element)",
 // "signed area = -0.5 (inverted element: clockwise in the xy plane)"), or nullopt when it is

@@ -1,14 +1,18 @@
 // a-COO assembly (amorim): without conditions the CSR is the DOF graph's, entry by entry, with the
 // oracle's values; with Dirichlet it is the graph CSR + apply_dirichlet minus the zeroed entries, with
-// the same rhs; the pool never overflows silently; every Ke entry is pushed once; reruns agree bitwise.
+// the same rhs; the pool never overflows silently; every Ke entry is pushed once; reruns agree bitwise,
+// and so do the two row mappings of the consolidation (thread and team per row, forced on every
+// backend), including the fallback to thread where a row does not fit the team scratch.
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "assembly/fixture.hpp"
@@ -16,6 +20,8 @@
 #include "kfem/assembly/acoo/acoo_assembler.hpp"
 #include "kfem/assembly/acoo/acoo_consolidate.hpp"
 #include "kfem/assembly/acoo/acoo_lists.hpp"
+#include "kfem/assembly/family_data.hpp"
+#include "kfem/assembly/lanes.hpp"
 #include "kfem/assembly/mapping/team_per_element.hpp"
 #include "kfem/assembly/mapping/thread_per_element.hpp"
 #include "kfem/core/error.hpp"
@@ -92,10 +98,62 @@ struct Physics<fe::Tri3, S> {
 template <class Exec, class Family, class S, class Mapping = mapping::ThreadPerElement>
 using AcooFor = AcooAssembler<Exec, Family, typename Physics<Family, S>::Op, S, Mapping>;
 
+template <class T>
+bool bitwise_equal(const std::vector<T>& x, const std::vector<T>& y) {
+  return x.size() == y.size() && std::memcmp(x.data(), y.data(), sizeof(T) * x.size()) == 0;
+}
 template <class View>
 bool bitwise_equal(const View& a, const View& b) {
-  const auto x = to_vector(a), y = to_vector(b);
-  return x.size() == y.size() && std::memcmp(x.data(), y.data(), sizeof(x[0]) * x.size()) == 0;
+  return bitwise_equal(to_vector(a), to_vector(b));
+}
+
+// Same row map, columns and value bits (a and b: anything with .graph and .values).
+template <class A, class B>
+void expect_same_csr(const A& a, const B& b) {
+  EXPECT_EQ(to_vector(a.graph.row_map), to_vector(b.graph.row_map));
+  EXPECT_EQ(to_vector(a.graph.cols), to_vector(b.graph.cols));
+  EXPECT_TRUE(bitwise_equal(a.values, b.values));
+}
+
+// p's Ke entries pushed onto fresh lists the way AcooAssembler pushes them, for consolidate() itself.
+template <class Exec, class Family, class S, class Mapping>
+acoo::Lists<S, typename Exec::memory_space> pushed_lists(
+    const Exec& exec, const Problem<Exec>& p,
+    const fe::Reference<Family, S, typename Exec::memory_space>& ref) {
+  using Layout = typename Mapping::layout;
+  using P = Physics<Family, S>;
+  const auto els =
+      make_family_elements<Family, S, Layout>(exec, p.mesh.coords, p.mesh.conn, p.dofs, p.natural, ref);
+  const auto where =
+      target::DofPairs<Layout, typename Exec::memory_space>::make(exec, els.nodes, P::Op::components);
+  auto lists = acoo::make_lists<S>(
+      exec, p.num_dofs(),
+      acoo::pool_nodes_for(els.num_elements, int(els.nodes.extent(1)), P::Op::components));
+  Mapping{}.launch(exec, els, P::op(), where, 0, els.num_elements, lists.push());
+  return lists;
+}
+
+// Each row mapping forced on freshly pushed lists (another push order) gives want's CSR bit for bit
+// and, under conditions (bc, its rhs starting as rhs0), want_rhs bit for bit.
+template <class Exec, class Family, class S, class Mapping, class Want>
+void check_row_mappings(const Exec& exec, const Problem<Exec>& p,
+                        const fe::Reference<Family, S, typename Exec::memory_space>& ref, const Want& want,
+                        acoo::Dirichlet<S, typename Exec::memory_space> bc = {},
+                        const std::vector<S>& rhs0 = {}, const std::vector<S>& want_rhs = {}) {
+  for (const acoo::RowMapping rows : {acoo::RowMapping::thread, acoo::RowMapping::team}) {
+    SCOPED_TRACE(rows == acoo::RowMapping::team ? "team per row" : "thread per row");
+    auto lists = pushed_lists<Exec, Family, S, Mapping>(exec, p, ref);
+    if (bc.active()) bc.rhs = to_view<S, typename Exec::memory_space>(rhs0, "rhs");
+    acoo::ConsolidateTimes t;
+    const auto got = acoo::consolidate(exec, lists, bc, &t, {rows});
+    EXPECT_EQ(t.rows, rows);  // these rows fit the team scratch
+    EXPECT_GT(t.longest_row, 0);
+    EXPECT_DOUBLE_EQ(t.consolidate_s, t.lengths_s + t.gather_s + t.sort_s);
+    expect_same_csr(got, want);
+    if (bc.active()) {
+      EXPECT_TRUE(bitwise_equal(to_vector(bc.rhs), want_rhs));
+    }
+  }
 }
 
 // (1) + (4): the a-COO CSR is the graph's pattern with the oracle's values, every Ke entry is
@@ -129,6 +187,7 @@ offset_t check_graph(const Exec& exec, const Case& c) {
 
   const auto again = a.assemble();  // list order may differ; the (column, value) sort fixes the sums
   EXPECT_TRUE(bitwise_equal(r.values, again.values));
+  check_row_mappings<Exec, Family, S, Mapping>(exec, p, ref, r);
   return r.times.pushed;
 }
 
@@ -216,6 +275,7 @@ void check_dirichlet(const Exec& exec, const Case& c, const std::vector<Dirichle
     for (S x : exp_rhs) scale = std::max(scale, double(std::abs(x)));
     for (std::size_t i = 0; i < got_rhs.size(); ++i)
       ASSERT_NEAR(got_rhs[i], exp_rhs[i], 1e-3 * tolerance<S>() * scale) << "rhs " << i;
+    check_row_mappings<Exec, Family, S, mapping::ThreadPerElement>(exec, p, ref, r, bc, rhs0, got_rhs);
   }
 }
 
@@ -290,13 +350,25 @@ TYPED_TEST(Acoo, ConsolidatesHandPushedLists) {
         PushTriples<Mem>{l.push(), to_view<ordinal_t, Mem>(rows, "r"), to_view<ordinal_t, Mem>(cols, "c"),
                          to_view<double, Mem>(vals, "v")});
   };
-  {  // fixed DOFs 2 (no entries) and 3 take 7 and 8: row 0 lifts 4 * 8, row 3 keeps 6 - 1
+  using acoo::RowMapping;
+  // Every row mapping, and team with no scratch to spare (the fallback to thread per row).
+  for (const acoo::ConsolidateOptions o :
+       {acoo::ConsolidateOptions{}, {RowMapping::thread}, {RowMapping::team}, {RowMapping::team, 0}}) {
+    SCOPED_TRACE(int(o.rows) * 10 + (o.team_scratch_limit > 0));
+    // fixed DOFs 2 (no entries) and 3 take 7 and 8: row 0 lifts 4 * 8, row 3 keeps 6 - 1
     auto lists = acoo::make_lists<double>(exec, 5, n);
     push_all(lists);
     const auto rhs = to_view<double, Mem>({10, 20, 30, 40, 50}, "rhs");
     const acoo::Dirichlet<double, Mem> bc{to_view<ordinal_t, Mem>({2, 3}, "fixed"),
                                           to_view<double, Mem>({7, 8}, "g"), rhs};
-    const auto A = acoo::consolidate(exec, lists, bc);
+    acoo::ConsolidateTimes t;
+    const auto A = acoo::consolidate(exec, lists, bc, &t, o);
+    const bool team =
+        o.team_scratch_limit > 0 &&
+        (o.rows == RowMapping::team || (o.rows == RowMapping::automatic && !lanes::on_host<Exec>));
+    EXPECT_EQ(t.rows, team ? RowMapping::team : RowMapping::thread);
+    EXPECT_EQ(t.rows_per_team, team ? (lanes::on_host<Exec> ? 1 : 4) : 0);
+    EXPECT_EQ(t.longest_row, 4);
     EXPECT_EQ(lists.capacity(), 0);  // released
     EXPECT_EQ(to_vector(A.graph.row_map), (std::vector<offset_t>{0, 2, 4, 5, 6, 8}));
     EXPECT_EQ(to_vector(A.graph.cols), (std::vector<ordinal_t>{0, 1, 0, 1, 2, 3, 0, 4}));
@@ -308,6 +380,91 @@ TYPED_TEST(Acoo, ConsolidatesHandPushedLists) {
     push_all(lists);
     EXPECT_EQ(acoo::claimed(exec, lists), n);
     EXPECT_THROW(acoo::consolidate(exec, lists), InputError);
+  }
+}
+
+// Long rows (600 and 4000 pushes: few columns, values of many magnitudes, +0 and -0, NaNs) and an
+// empty row. Every row mapping gives the host's sums: each column's pushes added in ascending value
+// order, NaN last. team packs as many rows a team as the scratch holds (1 on host backends) and falls
+// back to thread per row when the longest row does not fit, by default or under an injected limit.
+TYPED_TEST(Acoo, LongRowsMatchAcrossRowMappings) {
+  using Exec = TypeParam;
+  using Mem = typename Exec::memory_space;
+  using acoo::RowMapping;
+  const Exec exec;
+  std::vector<ordinal_t> rows, cols;
+  std::vector<double> vals;
+  const auto add_row = [&](ordinal_t r, int n, int width) {
+    for (int i = 0; i < n; ++i) {
+      const int k = (i * 7919) % 101;
+      rows.push_back(r);
+      cols.push_back(ordinal_t(i * 37 % width));
+      vals.push_back(k == 0 ? -0.0 : k == 1 ? 0.0 : std::ldexp(double(k - 50), i % 7 * 9 - 30));
+    }
+  };
+  add_row(0, 600, 53);
+  add_row(1, 40, 7);
+  add_row(3, 1, 2);
+  for (const int i : {5, 5 + 3 * 53, 5 + 7 * 53, 600 + 5})  // amid row 0's column 26; in row 1's column 3
+    vals[i] = std::numeric_limits<double>::quiet_NaN();
+
+  for (const bool longer : {false, true}) {
+    SCOPED_TRACE(longer ? "with a row of 4000" : "longest row 600");
+    if (longer) add_row(4, 4000, 101);
+    const int n = int(rows.size());
+    HostCsr<double> want;  // the host's consolidation
+    want.num_rows = 5;
+    want.row_map.push_back(0);
+    for (ordinal_t r = 0; r < 5; ++r) {
+      std::vector<std::pair<ordinal_t, double>> row;
+      for (int i = 0; i < n; ++i)
+        if (rows[i] == r) row.emplace_back(cols[i], vals[i]);
+      std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) {
+        return a.first < b.first || (a.first == b.first && (a.second < b.second ||
+                                                            (std::isnan(b.second) && !std::isnan(a.second))));
+      });
+      for (std::size_t i = 0; i < row.size();) {
+        const ordinal_t c = row[i].first;
+        double sum = 0;
+        for (; i < row.size() && row[i].first == c; ++i) sum += row[i].second;
+        want.cols.push_back(c);
+        want.vals.push_back(sum);
+      }
+      want.row_map.push_back(offset_t(want.cols.size()));
+    }
+
+    const std::size_t row600 = 2 * 600 * sizeof(acoo::detail::Entry<double>);
+    const acoo::ConsolidateOptions thread{RowMapping::thread};
+    std::vector<acoo::ConsolidateOptions> options = {thread, {RowMapping::team}};
+    if (!longer) options.push_back({RowMapping::team, row600 - 1});  // row 0 just misses the limit
+    std::vector<double> thread_values;
+    for (const acoo::ConsolidateOptions& o : options) {
+      SCOPED_TRACE(int(o.rows) * 1000000 + int(o.team_scratch_limit));
+      auto lists = acoo::make_lists<double>(exec, 5, n);
+      Kokkos::parallel_for(
+          "test::push", Kokkos::RangePolicy<Exec>(exec, 0, n),
+          PushTriples<Mem>{lists.push(), to_view<ordinal_t, Mem>(rows, "r"),
+                           to_view<ordinal_t, Mem>(cols, "c"), to_view<double, Mem>(vals, "v")});
+      acoo::ConsolidateTimes t;
+      const auto A = acoo::consolidate(exec, lists, {}, &t, o);
+      EXPECT_EQ(t.longest_row, longer ? 4000 : 600);
+      const bool team = o.rows == RowMapping::team && !longer && o.team_scratch_limit >= row600;
+      EXPECT_EQ(t.rows, team ? RowMapping::team : RowMapping::thread);
+      EXPECT_EQ(t.rows_per_team, team ? (lanes::on_host<Exec> ? 1 : 2) : 0);  // 40 or 48 KB / 18.75 KB
+      const HostCsr<double> got = kfem::to_host(A.graph, A.values);
+      EXPECT_EQ(got.row_map, want.row_map);
+      EXPECT_EQ(got.cols, want.cols);
+      ASSERT_EQ(got.vals.size(), want.vals.size());
+      for (std::size_t k = 0; k < got.vals.size(); ++k) {  // a device NaN may carry another payload
+        if (!(std::isnan(got.vals[k]) && std::isnan(want.vals[k]))) {
+          ASSERT_EQ(0, std::memcmp(&got.vals[k], &want.vals[k], sizeof(double))) << "entry " << k;
+        }
+      }
+      if (o.rows == RowMapping::thread)
+        thread_values = got.vals;
+      else
+        EXPECT_TRUE(bitwise_equal(got.vals, thread_values));  // NaN bits too, on one backend
+    }
   }
 }
 }  // namespace

@@ -103,9 +103,10 @@ json acoo_point_on(const Exec& exec, const Model& model, const Deck& deck, const
   }
   element_data.erase(element_data.begin(), element_data.begin() + warmup);
   times.erase(times.begin(), times.begin() + warmup);
-  std::vector<double> alloc, insert, consolidate, to_csr, assembly;
+  std::vector<double> alloc, insert, consolidate, lengths, gather, sort, to_csr, assembly;
   for (const AcooTimes& t : times) {
     alloc.push_back(t.alloc_s), insert.push_back(t.insert_s), consolidate.push_back(t.consolidate_s);
+    lengths.push_back(t.lengths_s), gather.push_back(t.gather_s), sort.push_back(t.sort_s);
     to_csr.push_back(t.csr_s), assembly.push_back(t.total_s());
   }
   setup["element_data_s"] = summarize(element_data).median;
@@ -125,6 +126,9 @@ json acoo_point_on(const Exec& exec, const Model& model, const Deck& deck, const
               {"alloc_s", samples_json(alloc)},
               {"insert_s", samples_json(insert)},
               {"consolidate_s", samples_json(consolidate)},
+              {"lengths_s", samples_json(lengths)},
+              {"gather_s", samples_json(gather)},
+              {"sort_s", samples_json(sort)},
               {"csr_s", samples_json(to_csr)}}},
             {"new_mesh", samples_json(total)},
             {"pushed", last.pushed},
@@ -173,11 +177,10 @@ json acoo_point_on(const Exec& exec, const Model& model, const Deck& deck, const
       const AcooTimes& t = csr.times;
       s["dirichlet"] =
           "during the a-COO consolidation (fixed rows keep their diagonal, fixed columns lifted to the rhs)";
-      s["assembly_with_conditions"] = {{"alloc_s", t.alloc_s},
-                                       {"insert_s", t.insert_s},
-                                       {"consolidate_s", t.consolidate_s},
-                                       {"csr_s", t.csr_s},
-                                       {"total_s", assemble_s}};
+      s["assembly_with_conditions"] = {
+          {"alloc_s", t.alloc_s},     {"insert_s", t.insert_s}, {"consolidate_s", t.consolidate_s},
+          {"lengths_s", t.lengths_s}, {"gather_s", t.gather_s}, {"sort_s", t.sort_s},
+          {"csr_s", t.csr_s},         {"total_s", assemble_s}};
       s["memory"] = detail::csr_memory(model, csr.graph.nnz(), csr.graph.num_rows, sizeof(S), 0.0);
       out["solve"] = s;
     }

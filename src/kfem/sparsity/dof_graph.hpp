@@ -4,6 +4,7 @@
 #pragma once
 #include <Kokkos_Core.hpp>
 
+#include "kfem/core/scan.hpp"
 #include "kfem/sparsity/csr.hpp"
 
 namespace kfem {
@@ -50,11 +51,15 @@ KOKKOS_INLINE_FUNCTION void sort_row(V* v, offset_t n) {
 
 // Index of column m within the sorted row n of a CSR graph (binary search; m must be present).
 template <class Rows, class Cols>
-KOKKOS_INLINE_FUNCTION offset_t position_in_row(const Rows& rows, const Cols& cols, ordinal_t n, ordinal_t m) {
+KOKKOS_INLINE_FUNCTION offset_t position_in_row(const Rows& rows, const Cols& cols, ordinal_t n,
+                                                ordinal_t m) {
   offset_t lo = rows(n), hi = rows(n + 1);
   while (lo < hi) {
     const offset_t mid = (lo + hi) / 2;
-    if (cols(mid) < m) lo = mid + 1; else hi = mid;
+    if (cols(mid) < m)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo - rows(n);
 }
@@ -70,17 +75,6 @@ struct CountIncidence {  // 1. upper bound per node: npe candidates per incidenc
   int npe;
   KOKKOS_INLINE_FUNCTION void operator()(ordinal_t e) const {
     for (int a = 0; a < npe; ++a) Kokkos::atomic_add(&bound(conn(e, a)), offset_t(npe));
-  }
-};
-
-template <class Mem>
-struct ExclusiveScan {  // out(n) = in(0) + ... + in(n-1) over [0, count]; in and out may alias
-  using value_type = offset_t;
-  Kokkos::View<offset_t*, Mem> in, out;
-  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t n, offset_t& sum, bool final) const {
-    const offset_t v = in(n);
-    if (final) out(n) = sum;
-    sum += v;
   }
 };
 
@@ -118,7 +112,8 @@ struct CompactRows {
   Kokkos::View<offset_t*, Mem> node_rows, bound;
   Kokkos::View<ordinal_t*, Mem> node_cols, cand;
   KOKKOS_INLINE_FUNCTION void operator()(ordinal_t n) const {
-    for (offset_t k = 0; k < node_rows(n + 1) - node_rows(n); ++k) node_cols(node_rows(n) + k) = cand(bound(n) + k);
+    for (offset_t k = 0; k < node_rows(n + 1) - node_rows(n); ++k)
+      node_cols(node_rows(n) + k) = cand(bound(n) + k);
   }
 };
 
@@ -157,29 +152,28 @@ DofGraph<typename Exec::memory_space> build_dof_graph(const Exec& exec, const Co
   Kokkos::View<offset_t*, Mem> bound("kfem::node_bound", num_nodes + 1);
   Kokkos::parallel_for("kfem::count_incidence", policy(exec, 0, ne),
                        graph_detail::CountIncidence<Mem, Conn>{conn, bound, npe});
-  offset_t total = 0;
-  Kokkos::parallel_scan("kfem::scan_bound", policy(exec, 0, num_nodes + 1),
-                        graph_detail::ExclusiveScan<Mem>{bound, bound}, total);
+  const offset_t total = exclusive_scan(exec, "kfem::scan_bound", bound, bound, num_nodes);
 
   // 2. Scatter candidates, then sort + unique each row in place.
-  Kokkos::View<ordinal_t*, Mem> cand(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::node_candidates"), total);
+  Kokkos::View<ordinal_t*, Mem> cand(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::node_candidates"),
+                                     total);
   Kokkos::View<offset_t*, Mem> fill("kfem::node_fill", num_nodes);
   Kokkos::parallel_for("kfem::scatter_pairs", policy(exec, 0, ne),
                        graph_detail::ScatterPairs<Mem, Conn>{conn, bound, fill, cand, npe});
   Kokkos::View<offset_t*, Mem> deg("kfem::node_degree", num_nodes + 1);
   Kokkos::parallel_for("kfem::sort_unique_rows", policy(exec, 0, num_nodes),
                        graph_detail::SortUniqueRows<Mem>{bound, deg, cand});
-  offset_t node_nnz = 0;
   Kokkos::View<offset_t*, Mem> node_rows("kfem::node_row_map", num_nodes + 1);
-  Kokkos::parallel_scan("kfem::scan_degree", policy(exec, 0, num_nodes + 1),
-                        graph_detail::ExclusiveScan<Mem>{deg, node_rows}, node_nnz);
-  Kokkos::View<ordinal_t*, Mem> node_cols(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::node_cols"), node_nnz);
+  const offset_t node_nnz = exclusive_scan(exec, "kfem::scan_degree", deg, node_rows, num_nodes);
+  Kokkos::View<ordinal_t*, Mem> node_cols(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::node_cols"),
+                                          node_nnz);
   Kokkos::parallel_for("kfem::compact_rows", policy(exec, 0, num_nodes),
                        graph_detail::CompactRows<Mem>{node_rows, bound, node_cols, cand});
 
   // 3. Expand nodes to DOFs.
   const ordinal_t nd = C * num_nodes;
-  Kokkos::View<offset_t*, Mem> dof_rows(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::row_map"), nd + 1);
+  Kokkos::View<offset_t*, Mem> dof_rows(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::row_map"),
+                                        nd + 1);
   Kokkos::View<ordinal_t*, Mem> dof_cols(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::cols"),
                                          offset_t(C) * C * node_nnz);
   Kokkos::parallel_for("kfem::expand_dofs", policy(exec, 0, num_nodes),

@@ -27,13 +27,17 @@ enum class PoolOverflow { fail, grow };  // grow: reallocate to what was pushed 
 struct AcooOptions {
   offset_t pool_nodes = 0;  // 0: elements x (N_sh C)^2, exactly what the elements push
   PoolOverflow on_overflow = PoolOverflow::fail;
+  acoo::ConsolidateOptions consolidation = {};  // row mapping of the consolidation (acoo_consolidate.hpp)
 };
 
 // Fenced seconds per stage and the a-COO memory of one assemble().
 struct AcooTimes {
   double alloc_s = 0;             // head + pool allocation, heads emptied
   double insert_s = 0;            // (a) element computation + pushes (every pass when the pool grew)
-  double consolidate_s = 0;       // (b) gather, Dirichlet, sort, sum, row counts
+  double consolidate_s = 0;       // (b) = lengths_s + gather_s + sort_s
+  double lengths_s = 0;           // (b1) list lengths, prefix sum, segments allocated
+  double gather_s = 0;            // (b2) lists -> row segments
+  double sort_s = 0;              // (b3) sort, sum, Dirichlet, row counts
   double csr_s = 0;               // (c) prefix sum + CSR write
   std::size_t storage_bytes = 0;  // head + pool + counter (the largest, if the pool grew)
   std::size_t scratch_bytes = 0;  // consolidation's segments + gathered entries, live with the storage
@@ -105,8 +109,11 @@ class AcooAssembler {
     }
     t.pool_nodes = capacity;
     acoo::ConsolidateTimes ct;
-    auto csr = acoo::consolidate(exec_, lists, bc, &ct);  // throws on overflow
+    auto csr = acoo::consolidate(exec_, lists, bc, &ct, options_.consolidation);  // throws on overflow
     t.consolidate_s = ct.consolidate_s;
+    t.lengths_s = ct.lengths_s;
+    t.gather_s = ct.gather_s;
+    t.sort_s = ct.sort_s;
     t.csr_s = ct.csr_s;
     t.scratch_bytes = ct.scratch_bytes;
     r.graph = csr.graph;

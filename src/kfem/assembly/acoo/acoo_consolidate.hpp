@@ -41,6 +41,8 @@
 #include "kfem/assembly/acoo/acoo_lists.hpp"
 #include "kfem/assembly/lanes.hpp"
 #include "kfem/core/error.hpp"
+#include "kfem/core/fill.hpp"
+#include "kfem/core/scan.hpp"
 #include "kfem/core/types.hpp"
 #include "kfem/report/timing.hpp"
 #include "kfem/sparsity/csr.hpp"
@@ -100,19 +102,6 @@ struct Entry {
   KOKKOS_INLINE_FUNCTION bool operator>(const Entry& o) const { return o < *this; }
 };
 
-// In place: v(i) <- v(0) + ... + v(i-1) over [0, n]; v(n) ends as the total (v(n)'s input is ignored).
-template <class MemorySpace>
-struct ExclusiveScan {
-  using value_type = offset_t;
-  Kokkos::View<offset_t*, MemorySpace> v;
-  ordinal_t n;
-  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t i, offset_t& sum, bool final) const {
-    const offset_t x = i < n ? v(i) : 0;
-    if (final) v(i) = sum;
-    sum += x;
-  }
-};
-
 // Row lengths, and the longest (a max-reduction) to size the team scratch.
 template <class MemorySpace>
 struct ListLength {
@@ -137,12 +126,6 @@ struct Gather {
     offset_t i = segment(r);
     for (link_t k = head(r); k != end_of_list; k = next(k)) out(i++) = Entry<S>{cols(k), vals(k)};
   }
-};
-
-template <class MemorySpace>
-struct ZeroMask {
-  Kokkos::View<unsigned char*, MemorySpace> fixed;
-  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t r) const { fixed(r) = 0; }
 };
 
 template <class S, class MemorySpace>
@@ -288,16 +271,6 @@ struct WriteCsr {
   }
 };
 
-// Exclusive scan of v[0, n) in place on exec; v has n + 1 entries and v(n) becomes the total.
-template <class Exec>
-offset_t exclusive_scan(const Exec& exec, const char* label,
-                        const Kokkos::View<offset_t*, typename Exec::memory_space>& v, ordinal_t n) {
-  offset_t total = 0;
-  Kokkos::parallel_scan(label, Kokkos::RangePolicy<Exec>(exec, 0, n + 1),
-                        ExclusiveScan<typename Exec::memory_space>{v, n}, total);
-  exec.fence();
-  return total;
-}
 }  // namespace detail
 
 // The lists -> CSR with sorted columns (plus the conditions in bc); lists are released (reset to
@@ -335,7 +308,7 @@ Csr<S, typename Exec::memory_space> consolidate(const Exec& exec,
                             detail::ListLength<Mem>{lists.head, lists.next, segment},
                             Kokkos::Max<offset_t>(t.longest_row));
     if (rows == 0) t.longest_row = 0;  // the reduction's identity is the lowest offset_t
-    const offset_t total = detail::exclusive_scan(exec, "kfem::acoo_segments", segment, rows);
+    const offset_t total = exclusive_scan(exec, "kfem::acoo_segments", segment, segment, rows);
     if (total != used)
       throw std::logic_error("a-COO: the lists hold " + std::to_string(total) + " of " +
                              std::to_string(used) + " pushes");
@@ -353,7 +326,7 @@ Csr<S, typename Exec::memory_space> consolidate(const Exec& exec,
     Kokkos::View<S*, Mem> g;
     if (kind != detail::Conditions::none) {
       fixed = decltype(fixed)(raw("kfem::acoo_fixed"), rows);
-      Kokkos::parallel_for("kfem::acoo_fixed_zero", policy(exec, 0, rows), detail::ZeroMask<Mem>{fixed});
+      fill_zero(exec, fixed);
       if (kind == detail::Conditions::values) g = decltype(g)(raw("kfem::acoo_fixed_values"), rows);
       Kokkos::parallel_for("kfem::acoo_fixed_mark", policy(exec, 0, bc.dofs.extent(0)),
                            detail::MarkFixed<S, Mem>{fixed, g, bc.dofs, bc.values});
@@ -379,7 +352,8 @@ Csr<S, typename Exec::memory_space> consolidate(const Exec& exec,
   t.consolidate_s = t.lengths_s + t.gather_s + t.sort_s;
   t.scratch_bytes = segment.extent(0) * sizeof(offset_t) + entries.extent(0) * sizeof(detail::Entry<S>);
   t.csr_s = time_fenced(exec, [&] {
-    const offset_t nnz = detail::exclusive_scan(exec, "kfem::acoo_row_map", out.graph.row_map, rows);
+    const offset_t nnz =
+        exclusive_scan(exec, "kfem::acoo_row_map", out.graph.row_map, out.graph.row_map, rows);
     out.graph.cols = decltype(out.graph.cols)(raw("kfem::acoo_csr_cols"), nnz);
     out.values = decltype(out.values)(raw("kfem::acoo_csr_values"), nnz);
     Kokkos::parallel_for(

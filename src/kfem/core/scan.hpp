@@ -1,0 +1,37 @@
+// Exclusive prefix sums of offset arrays (CSR row maps), on any backend.
+#pragma once
+#include <Kokkos_Core.hpp>
+
+#include "kfem/core/types.hpp"
+
+namespace kfem {
+namespace scan_detail {
+// out(i) = in(0) + ... + in(i-1) over [0, n]; in(n) is never read, so callers may leave it
+// unset. in and out may alias.
+template <class Mem>
+struct ExclusiveScan {
+  using value_type = offset_t;
+  Kokkos::View<const offset_t*, Mem> in;
+  Kokkos::View<offset_t*, Mem> out;
+  ordinal_t n;
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t i, offset_t& sum, bool final) const {
+    const offset_t x = i < n ? in(i) : 0;
+    if (final) out(i) = sum;
+    sum += x;
+  }
+};
+}  // namespace scan_detail
+
+// out[0, n] = exclusive scan of in[0, n) on exec; out(n) is the total, which is also returned
+// (after a fence: the caller sizes an allocation from it).
+template <class Exec>
+offset_t exclusive_scan(const Exec& exec, const char* label,
+                        const Kokkos::View<const offset_t*, typename Exec::memory_space>& in,
+                        const Kokkos::View<offset_t*, typename Exec::memory_space>& out, ordinal_t n) {
+  offset_t total = 0;
+  Kokkos::parallel_scan(label, Kokkos::RangePolicy<Exec>(exec, 0, n + 1),
+                        scan_detail::ExclusiveScan<typename Exec::memory_space>{in, out, n}, total);
+  exec.fence();
+  return total;
+}
+}  // namespace kfem

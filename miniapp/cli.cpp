@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -17,6 +18,8 @@
 #include "commands.hpp"
 #include "kfem/core/error.hpp"
 #include "kfem/core/kokkos_compat.hpp"
+#include "kfem/parallel/comm.hpp"
+#include "kfem/report/context.hpp"
 #include "names.hpp"
 
 namespace kfem::app {
@@ -57,7 +60,7 @@ CLI::Validator finite_non_negative() {
 struct Overrides {
   std::vector<std::string> mesh, mapping, race, scalar, operators;
   std::string backend, renumber, report, export_matrix, export_mesh, export_solution, coloring, problem,
-      target;
+      target, partition;
   double distort = -1;
   int refine = -1;
   int repetitions = -1, warmup = -1, elements_per_team = -1, order = -1;
@@ -96,6 +99,10 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
   cmd->add_option("--backend", o.backend, "execution space: default serial openmp cuda (as enabled)");
   cmd->add_option("--coloring", o.coloring, "greedy (host) or device (Kokkos Kernels)")
       ->check(CLI::IsMember({"greedy", "device"}));
+  cmd->add_option("--partition", o.partition,
+                  "under mpirun: metis (dual graph) or rcb (coordinate bisection); default: metis for "
+                  "mesh files, rcb for boxes")
+      ->check(CLI::IsMember({"metis", "rcb", "default"}));
   cmd->add_option("--renumber", o.renumber, "natural random rcm");
   cmd->add_option("--distort", o.distort, "random node displacement, fraction of the element size")
       ->check(finite_non_negative());
@@ -256,6 +263,7 @@ Deck load(const std::string& path, const Overrides& o) {
   }
   if (!o.target.empty()) d.target = o.target;
   if (!o.coloring.empty()) d.coloring = o.coloring;
+  if (!o.partition.empty()) d.partition = o.partition;
   if (!o.renumber.empty()) d.renumber = renumbering_from_name(o.renumber);
   if (o.distort >= 0) d.distort = o.distort;
   if (o.refine >= 0) d.refine = o.refine;
@@ -303,15 +311,31 @@ void discard_outputs() noexcept {
 }
 
 int main(int argc, char** argv) {
+  // MPI first (a no-op without it, or outside mpirun): Kokkos' device choice below needs the rank.
+  const parallel::Environment mpi(argc, argv);
+  const parallel::Comm comm = parallel::Comm::world();
+  const bool root = comm.rank() == 0;
   // kfem checks the --kokkos-* options itself (Kokkos aborts or crashes on a bad value) and hands
   // Kokkos only those, in the spelling of the Kokkos it is built with; CLI11 parses the rest.
   std::vector<std::string> kokkos_args;
   try {
     kokkos_args = kokkos_arguments(argc, argv);
   } catch (const InputError& e) {
-    fmt::print(stderr, "kfem: error: {}\n", e.what());
+    if (root) fmt::print(stderr, "kfem: error: {}\n", e.what());
     return 2;
   }
+  // One GPU per rank: the host's ranks take its GPUs in turn, unless the user chose a device.
+  const bool device_chosen = std::getenv("KOKKOS_DEVICE_ID") ||
+                             std::any_of(kokkos_args.begin(), kokkos_args.end(), [](const std::string& a) {
+                               return a.rfind("--kokkos-device-id=", 0) == 0 ||
+                                      a.rfind("--kokkos-num-devices=", 0) == 0 ||
+                                      a.rfind("--kokkos-map-device-id-by=", 0) == 0;
+                             });
+  if (const int gpus = device_count(); comm.size() > 1 && gpus > 0 && !device_chosen)
+    kokkos_args.push_back("--kokkos-device-id=" + std::to_string(comm.local_rank() % gpus));
+  // Rank 0 alone prints: Kokkos' start-up warnings (oversubscribed cores) of the other ranks would
+  // land in the middle of its summary lines.
+  if (!root) kokkos_args.push_back("--kokkos-disable-warnings");
   std::vector<char*> kargs{argv[0]}, rest{argv[0]};
   for (auto& a : kokkos_args) kargs.push_back(a.data());
   kargs.push_back(nullptr);  // Kokkos 4 shifts argv[argc] (the terminating null) too
@@ -378,27 +402,34 @@ int main(int argc, char** argv) {
     return 2;
   }
   const auto subcommand = app.get_subcommands().front()->get_name();
+  // Errors before and outside the distributed work are the same on every rank: rank 0 says them.
+  const auto say = [&](const std::string& line) {
+    if (root) fmt::print(stderr, "{}\n", line);
+  };
   try {
     if (*info) return cmd_info();
     const Deck deck = load(deck_path, o);
-    // Outputs are checked before any work starts; a command that fails leaves none behind.
+    // Outputs are checked before any work starts; a command that fails leaves none behind. Under
+    // mpirun rank 0 writes them all.
     if (*run) {
-      OutputSet outputs(run_outputs(deck, o), inputs_of(deck_path, deck));
+      OutputSet outputs(root ? run_outputs(deck, o) : std::vector<NamedPath>{}, inputs_of(deck_path, deck));
       return cmd_run(deck, outputs);
     }
+    if (comm.size() > 1)  // each rank would run the whole sweep on its own
+      throw InputError("kfem " + subcommand + " runs on one rank; under mpirun use kfem run");
     if (*verify) return cmd_verify(deck);
     OutputSet outputs({{"option --out", out_dir + "/results.json"}}, inputs_of(deck_path, deck),
                       NamedPath{"option --out", out_dir});
     return cmd_bench(deck, out_dir);
   } catch (const InputError& e) {
-    fmt::print(stderr, "kfem: error: {}\n", e.what());
+    say(std::string("kfem: error: ") + e.what());
     return 2;
   } catch (const std::bad_alloc&) {  // those of the big allocations say what they were for (commands.cpp)
-    fmt::print(stderr, "kfem: error: out of host memory while running kfem {}\n", subcommand);
+    say("kfem: error: out of host memory while running kfem " + subcommand);
     return 2;
   } catch (const std::exception& e) {  // one line: the first of the message
     const std::string what = e.what();
-    fmt::print(stderr, "kfem: error: {}\n", what.substr(0, what.find('\n')));
+    say("kfem: error: " + what.substr(0, what.find('\n')));
     return 1;
   }
 }

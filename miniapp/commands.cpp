@@ -16,6 +16,7 @@
 #include "kfem/core/error.hpp"
 #include "kfem/mesh/box.hpp"
 #include "kfem/mesh/gmsh.hpp"
+#include "kfem/parallel/comm.hpp"
 #include "kfem/report/context.hpp"
 #include "kfem/report/timing.hpp"
 #include "model.hpp"
@@ -61,6 +62,32 @@ void print_acoo(const json& a) {
       "({:.2f}x)\n",
       fmt_time(g["graph_s"]), fmt_time(g["element_data_s"]), fmt_time(g["assembly"]["stats"]["median"]),
       fmt_time(g["total_s"]), fmt_time(g["acoo_total_s"]), g["acoo_speedup"].get<double>());
+}
+
+// A distributed point: set-up, every rank's share and times, the imbalance and the halo traffic.
+void print_ranks(const json& res) {
+  const json& d = res["distributed"];
+  const json& st = res["setup"];
+  fmt::print(
+      "  ranks         {}: partition {} {}, distribute {}; {:.1f}% of the elements held twice or more; "
+      "halo {:.4g} kB per CG iteration\n",
+      d["ranks"].get<int>(), st["partition"].get<std::string>(), fmt_time(st["partition_s"]),
+      fmt_time(st["distribute_s"]), 100.0 * d["redundant_elements"].get<double>(),
+      d["halo_bytes_per_iteration"].get<double>() / 1e3);
+  for (const json& r : d["per_rank"])
+    fmt::print(
+        "  rank {:<8} {} elements ({} own), {} owned + {} ghost DOFs, {} nonzeros; assembly {}, CG {} "
+        "(halo {}{})\n",
+        r["rank"].get<int>(), r["elements_held"].get<long>(), r["elements_own"].get<long>(),
+        r["owned_dofs"].get<long>(), r["ghost_dofs"].get<long>(), r["nnz"].get<long>(),
+        fmt_time(r["assembly_median_s"]), fmt_time(r["cg_s"]), fmt_time(r["halo_s"]),
+        r["halo_host_staged"].get<bool>() ? ", host-staged" : "");
+  const json& im = d["imbalance"];
+  fmt::print(
+      "  imbalance     assembly {:.3f}, owned DOFs {:.3f}, nonzeros {:.3f}, elements held {:.3f} "
+      "(max/mean)\n",
+      im["assembly"].get<double>(), im["owned_dofs"].get<double>(), im["nnz"].get<double>(),
+      im["elements_held"].get<double>());
 }
 
 // Width of the mesh column: the longest name ("capacitor:1000000"), at least 8.
@@ -156,17 +183,39 @@ PointRequest request(const Deck& deck, const Model& model, const std::string& ma
 }  // namespace
 
 int cmd_info() {
+  const parallel::Comm comm = parallel::Comm::world();
   const json ctx = run_context(true);
+  // Under mpirun: every rank's host and device, gathered to rank 0.
+  std::string line = fmt::format("rank {} of {}: host {}", comm.rank(), comm.size(), parallel::host_name());
+  if (ctx["device"].is_object())
+    line +=
+        fmt::format(", device {} {} (PCI {})", ctx["device"]["id"].get<int>(),
+                    ctx["device"]["name"].get<std::string>(), ctx["device"]["pci_bus_id"].get<std::string>());
+  else
+    line += fmt::format(", {} host threads", ctx["kokkos"]["host_concurrency"].get<int>());
+  const auto lines = comm.gather(std::vector<char>(line.begin(), line.end()), 0);
+  if (comm.rank() != 0) return 0;
   fmt::print("{}\n", context_summary(ctx));
   fmt::print("mappings: {}\nraces:    {}\noperators: {}\n", fmt::join(mapping_names(), " "),
              fmt::join(race_names(), " "), fmt::join(operator_names(), " "));
+  if (!parallel::built_with_mpi()) {
+    fmt::print("MPI: not built in (KFEM_ENABLE_MPI=OFF): one rank\n");
+    return 0;
+  }
+  fmt::print("MPI: {}; {} rank{}; device buffers {}\n", parallel::mpi_library_version(), comm.size(),
+             comm.size() == 1 ? "" : "s",
+             parallel::device_aware_mpi() ? "sent directly (CUDA-aware)" : "staged through the host");
+  for (const auto& l : lines) fmt::print("  {}\n", std::string(l.begin(), l.end()));
   return 0;
 }
 
 int cmd_run(const Deck& given, OutputSet& outputs) {
+  // Under mpirun every rank builds the model; rank 0 alone holds the oracle, prints and writes.
+  const parallel::Comm comm = parallel::Comm::world();
+  const bool root = comm.rank() == 0;
   Deck deck = given;  // the pipeline writes the exports to their temporaries
-  deck.export_matrix = outputs.temp(given.export_matrix);
-  deck.export_solution = outputs.temp(given.export_solution);
+  deck.export_matrix = root ? outputs.temp(given.export_matrix) : "";
+  deck.export_solution = root ? outputs.temp(given.export_solution) : "";
   const Model model = model_of(deck.meshes.front(), deck);
   const Mesh& mesh = model.mesh;
   const json& mesh_info = model.info;
@@ -174,12 +223,18 @@ int cmd_run(const Deck& given, OutputSet& outputs) {
                              deck.operators.front());
   req.timed = true;
   req.exports = true;
+  req.comm = &comm;
+  req.partition =
+      deck.partition == "metis" || (deck.partition == "default" && !deck.meshes.front().file.empty())
+          ? parallel::PartitionMethod::metis
+          : parallel::PartitionMethod::rcb;
   std::optional<BoundarySetup> boundary;  // bad names fail here, before any allocation
   if (deck.solve) req.boundary = &boundary.emplace(boundary_setup(model, deck));
   req.solve = deck.solve;
-  if (!deck.export_mesh.empty()) write_gmsh(mesh, outputs.temp(deck.export_mesh));
-  const Oracle oracle = oracle_of(model, deck);
+  if (root && !deck.export_mesh.empty()) write_gmsh(mesh, outputs.temp(deck.export_mesh));
+  const Oracle oracle = root ? oracle_of(model, deck) : Oracle{};
   json res = point_of(model, deck, req, oracle);
+  if (!root) return comm.max(std::int64_t(0)) == 0 ? 0 : 1;  // rank 0's verdict
   const json& a = res["assembly"]["stats"];
   fmt::print("kfem run: {}\n", deck.source);
   fmt::print("  mesh          {}: {} {} elements (order {}), {} nodes, {} DOFs, {} nonzeros\n",
@@ -199,6 +254,7 @@ int cmd_run(const Deck& given, OutputSet& outputs) {
              fmt_time(a["median"]), fmt_time(a["min"]), fmt_time(a["max"]), a["count"].get<int>(),
              res["rates"]["elements_per_s"].get<double>());
   if (res.contains("acoo")) print_acoo(res["acoo"]);
+  if (res.contains("distributed")) print_ranks(res);
   const json& v = res["verification"];
   fmt::print("  verification  {}", v["status"].get<std::string>());
   if (v.contains("max_rel"))
@@ -232,7 +288,7 @@ int cmd_run(const Deck& given, OutputSet& outputs) {
   fmt::print("  report        {}\n", report);
   const bool ok = res["verification"]["status"] != "FAILED" &&
                   (!res.contains("solve") || res["solve"]["cg_converged"].get<bool>());
-  return ok ? 0 : 1;
+  return comm.max(std::int64_t(!ok)) == 0 ? 0 : 1;
 }
 
 int cmd_verify(const Deck& deck) {

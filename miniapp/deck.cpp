@@ -200,6 +200,8 @@ void check_parameters(const Deck& d) {
   if (d.verify_limit < 0) bad("bench.verify_limit", std::to_string(d.verify_limit) + " (need >= 0)");
   if (d.coloring != "greedy" && d.coloring != "device")
     bad("assembly.coloring", "'" + d.coloring + "' (expected greedy or device)");
+  if (d.partition != "default" && d.partition != "metis" && d.partition != "rcb")
+    bad("parallel.partition", "'" + d.partition + "' (expected metis, rcb or default)");
   if (d.target != "default" && d.target != "index" && d.target != "search")
     bad("assembly.target", "'" + d.target + "' (expected index, search or default)");
   for (const auto& s : d.scalars)
@@ -260,7 +262,7 @@ Deck read_deck(const std::string& path) {
                      ": not a deck (a YAML mapping of keys such as mesh:, assembly:; see inputs/README.md)");
   r.keys(root, "",
          {"problem", "mesh", "element", "material", "load", "bc", "assembly", "solver", "bench", "output",
-          "backend"});
+          "backend", "parallel"});
   r.get(root, "backend", "backend", d.backend);
   r.get(root, "problem", "problem", d.problem);
   if (const auto el = root["element"]) {
@@ -408,6 +410,12 @@ Deck read_deck(const std::string& path) {
     r.get(b, "verify_limit", "bench.verify_limit", d.verify_limit);
     r.get(b, "solve", "bench.solve", d.bench_solve);
     if (d.warmup < 0 || d.repetitions < 1) r.fail("bench", "need warmup >= 0 and repetitions >= 1");
+  }
+  if (const auto pa = root["parallel"]) {
+    r.keys(pa, "parallel", {"partition"});
+    r.get(pa, "partition", "parallel.partition", d.partition);
+    if (d.partition != "default" && d.partition != "metis" && d.partition != "rcb")
+      r.fail("parallel.partition", "expected metis, rcb or default");
   }
   if (const auto o = root["output"]) {
     r.keys(o, "output", {"report", "export_matrix", "export_mesh", "export_solution"});

@@ -12,12 +12,13 @@
 
 namespace kfem::app {
 struct MeshSpec {
-  std::string name;             // as the user wrote it: "mesh2", "64x8x8", "prism:8x4x4", "tri:64x32", "capacitor", "a.msh"
+  std::string
+      name;  // as the user wrote it: "mesh2", "64x8x8", "prism:8x4x4", "tri:64x32", "capacitor", "a.msh"
   CellType cell = CellType::hex8;  // of a generator; a file's family is known once read
-  std::optional<BoxSpec> box;   // hex, prism (NXxNYxNZ) and triangle (NXxNY, nz unused) boxes
-  bool capacitor = false;       // amorim's capacitor, meshed with Gmsh (mesh.capacitor keys)
-  std::string file;             // Gmsh 4.1 file
-  double triangles = 0;         // "capacitor:N": about N triangles (0: mesh.capacitor.triangles)
+  std::optional<BoxSpec> box;      // hex, prism (NXxNYxNZ) and triangle (NXxNY, nz unused) boxes
+  bool capacitor = false;          // amorim's capacitor, meshed with Gmsh (mesh.capacitor keys)
+  std::string file;                // Gmsh 4.1 file
+  double triangles = 0;            // "capacitor:N": about N triangles (0: mesh.capacitor.triangles)
 };
 
 // Fixed values on a named boundary node set: 1 value (electrostatics) or 3 (elasticity).
@@ -38,15 +39,17 @@ struct Deck {
   std::vector<int> orders{1};          // bench sweeps these (element.order as a list); order = the first
   std::map<int, std::vector<MeshSpec>> meshes_by_order;  // mesh.sizes as {order: sizes}: meshes per order
   double young = 200e9, poisson = 0.333, force = 1.0e6;
-  double permittivity = 1.0;           // electrostatics
-  std::vector<DirichletSpec> dirichlet;  // bc.dirichlet, in deck order
+  double permittivity = 1.0;                             // electrostatics
+  std::vector<DirichletSpec> dirichlet;                  // bc.dirichlet, in deck order
   double capacitor_width = 8.0, capacitor_height = 4.0;  // mesh.capacitor.box: the air box [in]
-  double capacitor_triangles = 2.0e4;                     // mesh.capacitor.triangles: size knob
-  std::string target = "default";      // assembly.target of the generic mappings: index | search
+  double capacitor_triangles = 2.0e4;                    // mesh.capacitor.triangles: size knob
+  std::string target = "default";  // assembly.target of the generic mappings: index | search
   std::vector<std::string> mappings{"default"}, races{"default"}, scalars{"double"};
   std::string coloring = "greedy";  // greedy | device
   int elements_per_team = 4;        // warp mappings on a GPU: warps (elements) per block
   std::string backend = "default";
+  // parallel.partition under mpirun: metis | rcb | default (METIS for mesh files, RCB for boxes)
+  std::string partition = "default";
   bool solve = true;
   // solver.operator: csr | ebe-v1 | ebe-v2 (names.hpp); `run` uses the first, bench sweeps them
   // when its points solve
@@ -54,10 +57,10 @@ struct Deck {
   double tolerance = 1e-8;
   int max_iterations = 20000;
   int warmup = 2, repetitions = 5;
-  bool bench_solve = false;         // bench.solve: every point also solves, compared with a reference
-  long verify_limit = 3000000;      // elements above which the host oracle is skipped (reported as such)
-  bool stages = false;              // bench.stages: banas' stage bench (element matrices to the host) instead of assembly
-  double launch_bytes = 0;          // bench.launch_bytes: element-matrix output per launch; 0 = auto
+  bool bench_solve = false;     // bench.solve: every point also solves, compared with a reference
+  long verify_limit = 3000000;  // elements above which the host oracle is skipped (reported as such)
+  bool stages = false;  // bench.stages: banas' stage bench (element matrices to the host) instead of assembly
+  double launch_bytes = 0;  // bench.launch_bytes: element-matrix output per launch; 0 = auto
   std::string report, export_matrix, export_mesh, export_solution;
 };
 

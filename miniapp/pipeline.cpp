@@ -21,6 +21,7 @@
 #include "kfem/sparsity/lower.hpp"
 #include "names.hpp"
 #include "pipeline_detail.hpp"
+#include "pipeline_graph.hpp"
 
 namespace kfem::app {
 using nlohmann::json;
@@ -44,8 +45,9 @@ double model_bytes(const Model& model, std::int64_t nnz, int scalar_bytes, doubl
   // one write of every Ke entry
   const fe::HostReference& r = model.reference;
   const double ke = double(r.nsh) * model.components * r.nsh * model.components;
-  return double(nnz) * scalar_bytes + double(model.mesh.num_elements()) * (r.vertices * r.dim * scalar_bytes +
-                                                                         index_bytes_per_element + 2 * ke * scalar_bytes);
+  return double(nnz) * scalar_bytes +
+         double(model.mesh.num_elements()) *
+             (r.vertices * r.dim * scalar_bytes + index_bytes_per_element + 2 * ke * scalar_bytes);
 }
 
 namespace {
@@ -53,8 +55,8 @@ namespace {
 // the assembly (y poisoned before each run) and checked against a host product with the verified matrix.
 template <class Exec, class S>
 json time_spmv(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
-               const Kokkos::View<S*, typename Exec::memory_space>& values, const HostCsr<S>& host, bool lower,
-               const Deck& deck) {
+               const Kokkos::View<S*, typename Exec::memory_space>& values, const HostCsr<S>& host,
+               bool lower, const Deck& deck) {
   using Vec = Kokkos::View<S*, Kokkos::Device<Exec, typename Exec::memory_space>>;
   const ordinal_t n = A.num_rows;
   Vec x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::spmv_x"), n), y("kfem::spmv_y", n);
@@ -80,49 +82,23 @@ json time_spmv(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
     scale = std::max(scale, std::abs(ref[i]));
     if (std::isnan(double(hy(i)))) diff = INFINITY;
   }
-  return {{"operator", lower ? "lower triangle, symmetric_spmv (y = (L + L^T - D) x)" : "full, Kokkos Kernels spmv"},
-          {"samples_s", samples}, {"stats", summarize(samples)},
+  return {{"operator",
+           lower ? "lower triangle, symmetric_spmv (y = (L + L^T - D) x)" : "full, Kokkos Kernels spmv"},
+          {"samples_s", samples},
+          {"stats", summarize(samples)},
           {"max_rel_vs_host", scale > 0 ? diff / scale : diff}};
 }
 
 template <class Exec, class S, class Family>
-json point(const Exec& exec, const Model& model, const Deck& deck, const PointRequest& req, const Oracle& oracle) {
+json point(const Exec& exec, const Model& model, const Deck& deck, const PointRequest& req,
+           const Oracle& oracle) {
   using Mem = typename Exec::memory_space;
   json out, setup;
-  const auto op = detail::make_operator<Family, S>(deck);
-
   Problem<Exec> p;
-  setup["mesh_to_device_s"] = detail::upload_model(exec, model, p);
-  bool symmetric = false;
-  dispatch_entry<MappingRegistry>(req.mapping, [&](auto e) { symmetric = stores_lower<typename decltype(e)::type>::value; });
-  {
-    ScopedRegion r("kfem::setup::graph");
-    setup["graph_s"] = time_fenced(exec, [&] { p.graph = build_dof_graph(exec, p.dofs, model.dofs.num_nodes, model.components); });
-    if (symmetric) setup["lower_graph_s"] = time_fenced(exec, [&] { p.lower = lower_triangle(exec, p.graph.dof); });
-  }
-  bool colored = false;
-  dispatch<RaceRegistry>(req.race, [&](auto race) { colored = decltype(race)::needs_coloring; });
-  if (colored) setup.update(detail::attach_coloring(exec, model, deck, oracle, p));
-  if (req.time_colorings) setup.update(detail::coloring_times(exec, model, oracle, p));
-
-  std::unique_ptr<AssemblerBase<Exec, S>> assembler;
-  {
-    ScopedRegion r("kfem::setup::element_data");
-    setup["element_data_s"] = time_fenced(exec, [&] {
-      const auto ref = fe::to_device<Family, S>(exec, model.reference);
-      assembler = make_assembler<Exec, Family, S>(exec, p, ref, op,
-                                                  AssemblerChoice{req.mapping, req.race, req.target, deck.elements_per_team});
-    });
-  }
+  const std::unique_ptr<AssemblerBase<Exec, S>> assembler =
+      detail::prepare_graph_assembly<Exec, S, Family>(exec, model, deck, req, oracle, p, setup);
   out["setup"] = setup;
-  bool specialised = false, warp = false;
-  dispatch_entry<MappingRegistry>(req.mapping, [&](auto e) {
-    using ME = decltype(e);
-    specialised = ME::specialised;
-    warp = has_elements_per_team<typename ME::type>::value;
-  });
-  if (warp) out["elements_per_team"] = lanes::on_host<Exec> ? 1 : deck.elements_per_team;
-  if (!specialised) out["target"] = name_of(req.target);
+  out.update(detail::strategy_fields<Exec>(req, deck));
   out["index_bytes_per_element"] = assembler->index_bytes_per_element();
   // Symmetric mappings fill the lower triangle (columns <= row) only.
   const bool lower = assembler->lower();
@@ -141,14 +117,19 @@ json point(const Exec& exec, const Model& model, const Deck& deck, const PointRe
                             [&] { assembler->assemble(values); });
   }
   const Stats st = summarize(samples);
-  out["assembly"] = {{"samples_s", samples}, {"stats", st}, {"includes", "zero values + element work + scatter"}};
+  out["assembly"] = {
+      {"samples_s", samples}, {"stats", st}, {"includes", "zero values + element work + scatter"}};
   out["nnz"] = nnz;
   out["dofs"] = p.num_dofs();
   if (req.timed) {  // nothing written, so nothing to reset between runs
     ScopedRegion r("kfem::element_computation");
-    const std::vector<double> c = time_repeated(exec, deck.warmup, deck.repetitions, [] {}, [&] { assembler->compute_only(values); });
-    out["element_computation"] = {{"samples_s", c}, {"stats", summarize(c)},
-                                  {"includes", "the assembly kernels over all elements with every add discarded (no index reads, no writes, no zeroing)"}};
+    const std::vector<double> c = time_repeated(
+        exec, deck.warmup, deck.repetitions, [] {}, [&] { assembler->compute_only(values); });
+    out["element_computation"] = {{"samples_s", c},
+                                  {"stats", summarize(c)},
+                                  {"includes",
+                                   "the assembly kernels over all elements with every add discarded (no "
+                                   "index reads, no writes, no zeroing)"}};
   }
 
   HostCsr<S> got;
@@ -225,7 +206,9 @@ json solve_report(const Model& model, const Deck& deck, const PointRequest& req,
 
 json run_point(const Model& model, const Deck& deck, const PointRequest& req, const Oracle& oracle) {
   json result;
-  if (req.acoo) {
+  if (req.comm && req.comm->size() > 1) {
+    result = detail::distributed_point(model, deck, req, oracle);
+  } else if (req.acoo) {
     result = detail::acoo_point(model, deck, req, oracle);
   } else {
     detail::with_point_types(model, req, [&](auto exec, auto s, auto family) {
@@ -242,11 +225,13 @@ json run_point(const Model& model, const Deck& deck, const PointRequest& req, co
   const double ne = double(model.mesh.num_elements());
   const int sb = req.scalar == "float" ? 4 : 8;
   const std::int64_t nnz = result["nnz"].get<std::int64_t>();
-  result["rates"] = {{"elements_per_s", ne / t},
-                     {"gdof_per_s", double(result["dofs"].get<std::int64_t>()) / t * 1e-9},
-                     {"model_gflop_per_s", ne * model_flops_per_element(model) / t * 1e-9},
-                     {"model_gbyte_per_s", model_bytes(model, nnz, sb, result["index_bytes_per_element"].get<double>()) / t * 1e-9},
-                     {"value_bytes", double(nnz) * sb}};
+  result["rates"] = {
+      {"elements_per_s", ne / t},
+      {"gdof_per_s", double(result["dofs"].get<std::int64_t>()) / t * 1e-9},
+      {"model_gflop_per_s", ne * model_flops_per_element(model) / t * 1e-9},
+      {"model_gbyte_per_s",
+       model_bytes(model, nnz, sb, result["index_bytes_per_element"].get<double>()) / t * 1e-9},
+      {"value_bytes", double(nnz) * sb}};
   return result;
 }
 }  // namespace kfem::app

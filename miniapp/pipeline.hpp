@@ -7,6 +7,8 @@
 
 #include "deck.hpp"
 #include "kfem/assembly/strategies.hpp"
+#include "kfem/parallel/comm.hpp"
+#include "kfem/parallel/partition.hpp"
 #include "model.hpp"
 #include "names.hpp"
 
@@ -19,15 +21,19 @@ struct PointRequest {
   std::string backend;  // as in with_backend
   bool timed = true;    // warm-up + repetitions (bench) or a single assembly (verify)
   bool solve = false;   // boundary conditions + CG + problem read-outs (run)
-  const BoundarySetup* boundary = nullptr;  // with solve: the caller's, built (and its names checked) before allocation
-  bool exports = false; // write the deck's output.export_* files (run, with or without --no-solve)
-  bool acoo = false;    // race acoo: a-COO insertion + consolidation (pipeline_acoo.cpp); `race` unused
+  const BoundarySetup* boundary =
+      nullptr;           // with solve: the caller's, built (and its names checked) before allocation
+  bool exports = false;  // write the deck's output.export_* files (run, with or without --no-solve)
+  bool acoo = false;     // race acoo: a-COO insertion + consolidation (pipeline_acoo.cpp); `race` unused
   SolveOperator op =
       SolveOperator::csr;  // with solve: CG on the CSR or on an EbE operator (pipeline_ebe.cpp)
   bool ebe_atomic =
       false;  // EbE products: atomic when the point's race is atomic, else by colour (the paper's)
   bool time_colorings = false;  // also time both colourings (greedy host, device) as pre-processing
   const ReferenceSolution* reference = nullptr;  // with solve: the solution to compare with (bench)
+  // More than one rank: the distributed point (pipeline_mpi.cpp), elements split by `partition`.
+  const parallel::Comm* comm = nullptr;
+  parallel::PartitionMethod partition = parallel::PartitionMethod::rcb;
 };
 
 // Race acoo pushes through the generic kernels only: one-line InputError for another mapping.

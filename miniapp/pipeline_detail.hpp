@@ -205,6 +205,11 @@ nlohmann::json solve_report(const Model& model, const Deck& deck, const PointReq
 // The point of race acoo (pipeline_acoo.cpp).
 nlohmann::json acoo_point(const Model& model, const Deck& deck, const PointRequest& req,
                           const Oracle& oracle);
+// The point on req.comm's ranks (pipeline_mpi.cpp): verification, exports and the problem's
+// read-outs on rank 0, which alone needs the oracle. Throws InputError, alike on every rank, for
+// what is not distributed (a-COO, EbE operators, lower storage) or more ranks than elements.
+nlohmann::json distributed_point(const Model& model, const Deck& deck, const PointRequest& req,
+                                 const Oracle& oracle);
 // The solve of an EbE operator (pipeline_ebe.cpp) on the point's problem; K as in solve_report.
 nlohmann::json ebe_solve(const Model& model, const Deck& deck, const PointRequest& req, const Oracle& oracle,
                          const HostCsr<double>* K);

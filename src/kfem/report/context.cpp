@@ -90,6 +90,8 @@ nlohmann::json environment() {
 nlohmann::json device_json(const std::optional<DeviceInfo>& d) {
   if (!d) return nullptr;
   return {{"name", d->name},
+          {"id", d->id},
+          {"pci_bus_id", d->pci_bus_id},
           {"sm_count", d->sm_count},
           {"memory_gib", d->memory_gib},
           {"sm_clock_mhz", d->sm_clock_mhz},
@@ -99,10 +101,11 @@ nlohmann::json device_json(const std::optional<DeviceInfo>& d) {
           {"memory_bus_bits", d->memory_bus_bits},
           {"peak_bandwidth_gbs", d->peak_bandwidth_gbs()},
           {"free_bytes", d->free_bytes},
-          {"peak_gflops", {{"fp32_vector", d->peak_fp32_gflops()},
-                           {"fp64_vector", d->peak_fp64_gflops()},
-                           {"fp64_matrix", d->peak_fp64_matrix_gflops()},
-                           {"basis", "SMs x FMA lanes per SM x 2 x peak SM clock"}}}};
+          {"peak_gflops",
+           {{"fp32_vector", d->peak_fp32_gflops()},
+            {"fp64_vector", d->peak_fp64_gflops()},
+            {"fp64_matrix", d->peak_fp64_matrix_gflops()},
+            {"basis", "SMs x FMA lanes per SM x 2 x peak SM clock"}}}};
 }
 }  // namespace
 

@@ -10,6 +10,8 @@ namespace kfem {
 // The GPU Kokkos runs on (the current CUDA device).
 struct DeviceInfo {
   std::string name;
+  int id = 0;              // the runtime's device number (Kokkos' --kokkos-device-id)
+  std::string pci_bus_id;  // "0000:19:00.0": tells the GPUs of one host apart
   int sm_count = 0;
   double memory_gib = 0;
   double sm_clock_mhz = 0;   // peak
@@ -28,12 +30,16 @@ struct DeviceInfo {
   double peak_fp32_gflops() const { return 2.0 * fp32_lanes_per_sm() * sm_count * sm_clock_mhz * 1e-3; }
   double peak_fp64_gflops() const { return peak_fp32_gflops() / 2; }
   // FP64 on the matrix units (DMMA): 2x the vector rate on cc 8.0 and 9.0.
-  double peak_fp64_matrix_gflops() const { return cc_major >= 8 && cc_minor == 0 ? 2 * peak_fp64_gflops() : 0.0; }
+  double peak_fp64_matrix_gflops() const {
+    return cc_major >= 8 && cc_minor == 0 ? 2 * peak_fp64_gflops() : 0.0;
+  }
 };
 
 // std::nullopt when the build has no device backend or no device can be queried.
 // Implemented in device_info.cpp, the one file that talks to the CUDA runtime.
 std::optional<DeviceInfo> device_info();
+// GPUs the CUDA runtime sees (0 in builds without a device backend); callable before Kokkos starts.
+int device_count();
 
 // GB/s (bytes read + bytes written, 1e9) of deep_copy between two 256 MiB Views of double in the
 // default execution space's memory space; fenced, 2 warm-ups, then the median of 10 copies, or of

@@ -32,6 +32,9 @@ std::optional<DeviceInfo> device_info() {
 
   DeviceInfo info;
   info.name = p.name;
+  info.id = dev;
+  char bus[32] = {};
+  if (cudaDeviceGetPCIBusId(bus, sizeof(bus), dev) == cudaSuccess) info.pci_bus_id = bus;
   info.sm_count = p.multiProcessorCount;
   info.memory_gib = static_cast<double>(p.totalGlobalMem) / (1ull << 30);
   info.sm_clock_mhz = clock_khz / 1e3;
@@ -46,6 +49,17 @@ std::optional<DeviceInfo> device_info() {
   return info;
 #else
   return std::nullopt;
+#endif
+}
+
+int device_count() {
+#ifdef KOKKOS_ENABLE_CUDA
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) n = 0;
+  cudaGetLastError();
+  return n;
+#else
+  return 0;
 #endif
 }
 }  // namespace kfem

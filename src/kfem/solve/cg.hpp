@@ -57,11 +57,25 @@ void inverse_diagonal(const Exec& exec, const CsrGraph<typename Exec::memory_spa
                        InverseDiagonal<typename Exec::memory_space, S, Inv>{A.row_map, A.cols, values, inv});
 }
 
+// CG's global reductions on one rank: Kokkos Kernels' dot and nrm2 as they are. A distributed CG
+// (parallel/distributed_cg.hpp) sums the ranks' parts instead.
+struct LocalReductions {
+  template <class V, class W>
+  double dot(const V& a, const W& b) const {
+    return KokkosBlas::dot(a, b);
+  }
+  template <class V>
+  double nrm2(const V& a) const {
+    return KokkosBlas::nrm2(a);
+  }
+};
+
 // The Jacobi-CG recurrence, written once for every operator: apply(p, Ap) sets Ap = A p on Exec's
-// default instance, where the Kokkos Kernels calls here run too.
-template <class Exec, class Vec, class ConstVec, class Apply>
+// default instance, where the Kokkos Kernels calls here run too; reduce.dot / reduce.nrm2 make the
+// scalars global.
+template <class Exec, class Vec, class ConstVec, class Apply, class Reduce = LocalReductions>
 CgResult iterate(const Exec& exec, const Apply& apply, const Vec& inv_diag, const ConstVec& b, const Vec& x,
-                 const CgOptions& opts) {
+                 const CgOptions& opts, const Reduce& reduce = {}) {
   using S = typename Vec::non_const_value_type;
   const auto n = x.extent(0);
   const auto vec = [n](const std::string& label) {
@@ -74,23 +88,23 @@ CgResult iterate(const Exec& exec, const Apply& apply, const Vec& inv_diag, cons
   exec.fence();  // the calls below run on Exec's default instance, not necessarily on exec
 
   CgResult res;
-  const double bnorm = KokkosBlas::nrm2(b);
+  const double bnorm = reduce.nrm2(b);
   double rnorm = bnorm, rz = 1;
   for (;;) {
     res.converged = rnorm <= opts.tolerance * bnorm;
     if (res.converged || res.iterations >= opts.max_iterations) break;
     KokkosBlas::mult(S(0), z, S(1), inv_diag, r);  // z = D^-1 r
-    const double rz_next = KokkosBlas::dot(r, z);
+    const double rz_next = reduce.dot(r, z);
     KokkosBlas::axpby(S(1), z, S(res.iterations == 0 ? 0.0 : rz_next / rz), p);  // p = z + beta p
     rz = rz_next;
     apply(p, Ap);
-    const double pAp = KokkosBlas::dot(p, Ap);
+    const double pAp = reduce.dot(p, Ap);
     if (!(pAp > 0)) break;  // not SPD along p (or NaN): report failure rather than divide by it
     const double alpha = rz / pAp;
     KokkosBlas::axpby(S(alpha), p, S(1), x);
     KokkosBlas::axpby(S(-alpha), Ap, S(1), r);
     ++res.iterations;
-    rnorm = KokkosBlas::nrm2(r);
+    rnorm = reduce.nrm2(r);
   }
   Exec().fence();
   exec.fence();
@@ -107,9 +121,9 @@ auto stiffness_operator(const CsrGraph<typename Exec::memory_space>& A,
   using Device = Kokkos::Device<Exec, typename Exec::memory_space>;
   using Vec = Kokkos::View<S*, Device>;
   using Matrix = KokkosSparse::CrsMatrix<S, ordinal_t, Device, void, offset_t>;
-  const Matrix mat = symmetric_storage
-                         ? Matrix()
-                         : Matrix("kfem::matrix", A.num_rows, values, typename Matrix::StaticCrsGraphType(A.cols, A.row_map));
+  const Matrix mat = symmetric_storage ? Matrix()
+                                       : Matrix("kfem::matrix", A.num_rows, values,
+                                                typename Matrix::StaticCrsGraphType(A.cols, A.row_map));
   return [=](const Vec& x, const Vec& y) {
     if (symmetric_storage)
       symmetric_spmv(Exec(), A, values, x, y);
@@ -140,7 +154,9 @@ CgResult conjugate_gradient(
   const Vec inv_diag(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::cg_inv_diag"), n);
   cg_detail::inverse_diagonal(exec, A, values, inv_diag);
   const Kokkos::View<const S*, Device> bd = b;
-  const auto solve = [&](const auto& apply) { return cg_detail::iterate(exec, apply, inv_diag, bd, Vec(x), opts); };
+  const auto solve = [&](const auto& apply) {
+    return cg_detail::iterate(exec, apply, inv_diag, bd, Vec(x), opts);
+  };
   CgResult res = solve(stiffness_operator<Exec>(A, values, opts.symmetric_storage));
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return res;

@@ -1,0 +1,61 @@
+// The graph path's set-up, shared by a point on one rank (pipeline.cpp) and on many
+// (pipeline_mpi.cpp): mesh to the device, DOF graph (and its lower triangle for symmetric
+// mappings), the colouring a coloured race needs, and the point's assembler; each phase timed.
+#pragma once
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "kfem/assembly/make_assembler.hpp"
+#include "kfem/sparsity/lower.hpp"
+#include "names.hpp"
+#include "pipeline_detail.hpp"
+
+namespace kfem::app::detail {
+template <class Exec, class S, class Family>
+std::unique_ptr<AssemblerBase<Exec, S>> prepare_graph_assembly(const Exec& exec, const Model& model,
+                                                               const Deck& deck, const PointRequest& req,
+                                                               const Oracle& oracle, Problem<Exec>& p,
+                                                               nlohmann::json& setup) {
+  const auto op = make_operator<Family, S>(deck);
+  setup["mesh_to_device_s"] = upload_model(exec, model, p);
+  bool symmetric = false;
+  dispatch_entry<MappingRegistry>(
+      req.mapping, [&](auto e) { symmetric = stores_lower<typename decltype(e)::type>::value; });
+  {
+    ScopedRegion r("kfem::setup::graph");
+    setup["graph_s"] = time_fenced(
+        exec, [&] { p.graph = build_dof_graph(exec, p.dofs, model.dofs.num_nodes, model.components); });
+    if (symmetric)
+      setup["lower_graph_s"] = time_fenced(exec, [&] { p.lower = lower_triangle(exec, p.graph.dof); });
+  }
+  bool colored = false;
+  dispatch<RaceRegistry>(req.race, [&](auto race) { colored = decltype(race)::needs_coloring; });
+  if (colored) setup.update(attach_coloring(exec, model, deck, oracle, p));
+  if (req.time_colorings) setup.update(coloring_times(exec, model, oracle, p));
+
+  std::unique_ptr<AssemblerBase<Exec, S>> assembler;
+  ScopedRegion r("kfem::setup::element_data");
+  setup["element_data_s"] = time_fenced(exec, [&] {
+    const auto ref = fe::to_device<Family, S>(exec, model.reference);
+    assembler = make_assembler<Exec, Family, S>(
+        exec, p, ref, op, AssemblerChoice{req.mapping, req.race, req.target, deck.elements_per_team});
+  });
+  return assembler;
+}
+
+// What a report says of the strategy beyond its names: warps per block of the warp mappings, the
+// target of the generic ones.
+template <class Exec>
+nlohmann::json strategy_fields(const PointRequest& req, const Deck& deck) {
+  nlohmann::json out = nlohmann::json::object();
+  bool specialised = false, warp = false;
+  dispatch_entry<MappingRegistry>(req.mapping, [&](auto e) {
+    using ME = decltype(e);
+    specialised = ME::specialised;
+    warp = has_elements_per_team<typename ME::type>::value;
+  });
+  if (warp) out["elements_per_team"] = lanes::on_host<Exec> ? 1 : deck.elements_per_team;
+  if (!specialised) out["target"] = name_of(req.target);
+  return out;
+}
+}  // namespace kfem::app::detail

@@ -1,0 +1,331 @@
+// The point of a run on several ranks (`mpirun -np N kfem run`). Every rank holds the whole mesh;
+// rank 0 partitions the elements (METIS or RCB) and broadcasts the parts; each rank keeps the DOF
+// nodes it owns and every element touching them (parallel/distribute.hpp) and assembles that local
+// problem with the point's own strategy, untouched: its owned rows are complete, so assembly needs
+// no communication. The owned rows are gathered to rank 0 in the global numbering (verification
+// against the oracle, --export-matrix: the same file as one rank writes); the solve is Dirichlet on
+// the local rows + distributed CG (halo exchange, summed reductions), and the solution is gathered
+// for the problem's read-outs (tip deflection, capacitance) on rank 0.
+#include <fmt/core.h>
+
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <limits>
+#include <numeric>
+
+#include "kfem/core/error.hpp"
+#include "kfem/io/matrix_market.hpp"
+#include "kfem/parallel/distribute.hpp"
+#include "kfem/parallel/distributed_cg.hpp"
+#include "kfem/parallel/halo.hpp"
+#include "kfem/parallel/partition.hpp"
+#include "kfem/problems/dirichlet.hpp"
+#include "pipeline_graph.hpp"
+
+namespace kfem::app::detail {
+using nlohmann::json;
+namespace {
+using clock = std::chrono::steady_clock;
+double since(clock::time_point t0) {
+  return std::chrono::duration<double>(clock::now() - t0).count();
+}
+
+// What each rank reports, gathered to rank 0.
+struct RankFigures {
+  std::int64_t held_elements = 0, own_elements = 0, owned_dofs = 0, ghost_dofs = 0, nnz = 0, peers = 0;
+  double graph_s = 0, element_data_s = 0, assembly_s = 0, dirichlet_s = 0, cg_s = 0, halo_s = 0;
+  double bytes_sent = 0, bytes_received = 0;  // per halo exchange (one per CG iteration)
+  int staged = 0;
+};
+
+double max_over_mean(const std::vector<RankFigures>& all, double RankFigures::*field) {
+  double mx = 0, sum = 0;
+  for (const auto& f : all) mx = std::max(mx, f.*field), sum += f.*field;
+  return sum > 0 ? mx / (sum / double(all.size())) : 1.0;
+}
+double max_over_mean(const std::vector<RankFigures>& all, std::int64_t RankFigures::*field) {
+  double mx = 0, sum = 0;
+  for (const auto& f : all) mx = std::max(mx, double(f.*field)), sum += double(f.*field);
+  return sum > 0 ? mx / (sum / double(all.size())) : 1.0;
+}
+
+// The global DOF of local DOF i.
+ordinal_t global_dof(const parallel::LocalPart& part, int components, ordinal_t i) {
+  return components * part.nodes[std::size_t(i / components)] + i % components;
+}
+
+// The run's boundary conditions (global numbering) restricted to a rank's owned and ghost DOFs.
+BoundarySetup local_boundary(const BoundarySetup& bc, const parallel::LocalPart& part, int components) {
+  BoundarySetup l;
+  l.name = bc.name;
+  const ordinal_t n = components * ordinal_t(part.nodes.size());
+  l.rhs.resize(std::size_t(n));
+  for (ordinal_t i = 0; i < n; ++i) {
+    const ordinal_t g = global_dof(part, components, i);
+    l.rhs[std::size_t(i)] = bc.rhs[std::size_t(g)];
+    const auto it = std::lower_bound(bc.fixed.begin(), bc.fixed.end(), g);
+    if (it != bc.fixed.end() && *it == g) {
+      l.fixed.push_back(i);
+      l.values.push_back(bc.values[std::size_t(it - bc.fixed.begin())]);
+    }
+  }
+  return l;
+}
+
+// The owned rows of every rank (local columns) as one global matrix at rank 0, rows and columns in
+// the global numbering, columns sorted: what a one-rank run assembles. Empty elsewhere.
+template <class S>
+HostCsr<S> gather_matrix(const parallel::Comm& comm, const parallel::LocalPart& part, int components,
+                         const HostCsr<S>& mine, ordinal_t global_rows) {
+  std::vector<ordinal_t> rows(std::size_t(mine.num_rows)), cols(mine.cols.size());
+  std::vector<offset_t> lengths(std::size_t(mine.num_rows));
+  for (ordinal_t r = 0; r < mine.num_rows; ++r) {
+    rows[std::size_t(r)] = global_dof(part, components, r);
+    lengths[std::size_t(r)] = mine.row_map[std::size_t(r) + 1] - mine.row_map[std::size_t(r)];
+  }
+  for (std::size_t k = 0; k < cols.size(); ++k) cols[k] = global_dof(part, components, mine.cols[k]);
+  const auto all_rows = comm.gather(rows, 0), all_cols = comm.gather(cols, 0);
+  const auto all_lengths = comm.gather(lengths, 0);
+  const auto all_vals = comm.gather(mine.vals, 0);
+  HostCsr<S> A;
+  if (comm.rank() != 0) return A;
+  A.num_rows = global_rows;
+  A.row_map.assign(std::size_t(global_rows) + 1, 0);
+  for (std::size_t q = 0; q < all_rows.size(); ++q)
+    for (std::size_t i = 0; i < all_rows[q].size(); ++i)
+      A.row_map[std::size_t(all_rows[q][i]) + 1] = all_lengths[q][i];
+  std::partial_sum(A.row_map.begin(), A.row_map.end(), A.row_map.begin());
+  A.cols.resize(std::size_t(A.row_map.back()));
+  A.vals.resize(A.cols.size());
+  std::vector<std::pair<ordinal_t, S>> row;
+  for (std::size_t q = 0; q < all_rows.size(); ++q) {
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < all_rows[q].size(); ++i) {
+      row.clear();
+      for (offset_t j = 0; j < all_lengths[q][i]; ++j, ++k) row.emplace_back(all_cols[q][k], all_vals[q][k]);
+      std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      offset_t at = A.row_map[std::size_t(all_rows[q][i])];
+      for (const auto& [c, v] : row) A.cols[std::size_t(at)] = c, A.vals[std::size_t(at++)] = v;
+    }
+  }
+  return A;
+}
+
+// The owned entries of a distributed vector as one global vector at rank 0 (empty elsewhere).
+std::vector<double> gather_vector(const parallel::Comm& comm, const parallel::LocalPart& part, int components,
+                                  const std::vector<double>& mine, ordinal_t global_size) {
+  std::vector<ordinal_t> rows(mine.size());
+  for (std::size_t i = 0; i < mine.size(); ++i) rows[i] = global_dof(part, components, ordinal_t(i));
+  const auto all_rows = comm.gather(rows, 0);
+  const auto all_vals = comm.gather(mine, 0);
+  std::vector<double> u;
+  if (comm.rank() != 0) return u;
+  u.assign(std::size_t(global_size), 0.0);
+  for (std::size_t q = 0; q < all_rows.size(); ++q)
+    for (std::size_t i = 0; i < all_rows[q].size(); ++i) u[std::size_t(all_rows[q][i])] = all_vals[q][i];
+  return u;
+}
+
+template <class Exec, class S, class Family>
+json distributed(const Exec& exec, const parallel::Comm& comm, const Model& global, const Model& local,
+                 const parallel::LocalPart& part, const Deck& deck, const PointRequest& req,
+                 const Oracle& oracle) {
+  using Mem = typename Exec::memory_space;
+  const bool root = comm.rank() == 0;
+  const int C = local.components;
+  const ordinal_t global_rows = C * global.dofs.num_nodes;
+  RankFigures mine;
+  json out, setup;
+  Problem<Exec> p;
+  const Oracle local_oracle;  // caches the local mesh's host colouring; the matrix oracle is rank 0's
+  const auto assembler =
+      prepare_graph_assembly<Exec, S, Family>(exec, local, deck, req, local_oracle, p, setup);
+  out["setup"] = setup;
+  out.update(strategy_fields<Exec>(req, deck));
+  out["index_bytes_per_element"] = assembler->index_bytes_per_element();
+  out["storage"] = "full";
+  const CsrGraph<Mem>& A = p.graph.dof;  // every local row; the owned ones are its prefix
+  Kokkos::View<S*, Mem> values(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::values"), A.nnz());
+
+  // Timed as on one rank (values poisoned with NaN before every run), all ranks starting together.
+  std::vector<double> samples;
+  {
+    ScopedRegion r("kfem::assembly");
+    const auto reset = [&] {
+      Kokkos::deep_copy(exec, values, std::numeric_limits<S>::quiet_NaN());
+      exec.fence();
+      comm.barrier();
+    };
+    samples = time_repeated(exec, deck.warmup, deck.repetitions, reset, [&] { assembler->assemble(values); });
+  }
+  std::vector<double> slowest(samples.size());
+  for (std::size_t i = 0; i < samples.size(); ++i) slowest[i] = comm.max(samples[i]);
+  out["assembly"] = {{"samples_s", slowest},
+                     {"stats", summarize(slowest)},
+                     {"includes",
+                      "zero values + element work + scatter over every rank's own and ghost elements; each "
+                      "sample the slowest rank's"}};
+
+  const ordinal_t n_owned = C * part.owned;
+  offset_t owned_nnz = 0;
+  Kokkos::deep_copy(owned_nnz, Kokkos::subview(A.row_map, n_owned));
+  const auto owned_range = Kokkos::make_pair(std::size_t(0), std::size_t(owned_nnz));
+  const CsrGraph<Mem> owned{n_owned, Kokkos::subview(A.row_map, Kokkos::make_pair(0, n_owned + 1)),
+                            Kokkos::subview(A.cols, owned_range)};
+  const Kokkos::View<S*, Mem> owned_values = Kokkos::subview(values, owned_range);
+  const std::int64_t nnz = comm.sum(std::int64_t(owned_nnz));
+  out["nnz"] = nnz;
+  out["dofs"] = std::int64_t(global_rows);
+
+  HostCsr<S> got;
+  {
+    ScopedRegion r("kfem::verify");
+    got = gather_matrix(comm, part, C, to_host(owned, owned_values), global_rows);
+  }
+  if (root) {
+    out["verification"] = verification(got, oracle, false);
+    if (!deck.export_matrix.empty() && req.exports) write_matrix_market(deck.export_matrix, got, false);
+  }
+
+  mine.held_elements = std::int64_t(part.elements.size());
+  mine.own_elements = std::int64_t(part.own_elements);
+  mine.owned_dofs = n_owned;
+  mine.ghost_dofs = C * part.ghosts();
+  mine.nnz = owned_nnz;
+  mine.peers = std::int64_t(part.peers.size());
+  mine.graph_s = setup["graph_s"].get<double>();
+  mine.element_data_s = setup["element_data_s"].get<double>();
+  mine.assembly_s = summarize(samples).median;
+  if (req.solve) {
+    ScopedRegion r("kfem::solve");
+    const BoundarySetup bc = local_boundary(*req.boundary, part, C);
+    const auto rhs = to_device_vector<S, Mem>(bc.rhs, "kfem::rhs");
+    const auto fixed = to_device_vector<ordinal_t, Mem>(bc.fixed, "kfem::fixed");
+    const auto fixed_values = to_device_vector<S, Mem>(bc.values, "kfem::fixed_values");
+    mine.dirichlet_s = time_fenced(exec, [&] {
+      apply_dirichlet(exec, A, values, rhs, Kokkos::View<const ordinal_t*, Mem>(fixed), fixed_values);
+    });
+    const parallel::Halo<Exec, S> halo(exec, comm, part, C);
+    const Kokkos::View<S*, Mem> x("kfem::u", n_owned);
+    const Kokkos::View<const S*, Mem> b = Kokkos::subview(rhs, Kokkos::make_pair(ordinal_t(0), n_owned));
+    const auto res = parallel::distributed_conjugate_gradient(
+        exec, comm, halo, owned, C * ordinal_t(part.nodes.size()), owned_values, b, x,
+        CgOptions{deck.tolerance, deck.max_iterations});
+    mine.cg_s = res.cg.seconds, mine.halo_s = res.halo_s;
+    mine.bytes_sent = double(halo.bytes_sent()), mine.bytes_received = double(halo.bytes_received());
+    mine.staged = halo.staged();
+    const std::vector<double> u = gather_vector(comm, part, C, to_host_vector(x), global_rows);
+    if (root) {
+      const std::optional<HostCsr<double>> K = full_matrix(got, false);
+      out["solve"] = solve_report(global, deck, req, res.cg, u, K ? &*K : nullptr);
+      out["solve"]["dirichlet_s"] = comm.max(mine.dirichlet_s);
+      out["solve"]["memory"] =
+          csr_memory(global, nnz, global_rows, sizeof(S), assembler->index_bytes_per_element());
+    } else {
+      comm.max(mine.dirichlet_s);  // the same collectives on every rank
+    }
+  }
+
+  const std::vector<RankFigures> all = comm.gather_values(mine, 0);
+  if (!root) return out;
+  json ranks = json::array();
+  double sent = 0;
+  for (std::size_t q = 0; q < all.size(); ++q) {
+    const RankFigures& f = all[q];
+    sent += f.bytes_sent;
+    ranks.push_back({{"rank", q},
+                     {"elements_held", f.held_elements},
+                     {"elements_own", f.own_elements},
+                     {"owned_dofs", f.owned_dofs},
+                     {"ghost_dofs", f.ghost_dofs},
+                     {"nnz", f.nnz},
+                     {"peers", f.peers},
+                     {"graph_s", f.graph_s},
+                     {"element_data_s", f.element_data_s},
+                     {"assembly_median_s", f.assembly_s},
+                     {"dirichlet_s", f.dirichlet_s},
+                     {"cg_s", f.cg_s},
+                     {"halo_s", f.halo_s},
+                     {"halo_bytes_sent", f.bytes_sent},
+                     {"halo_bytes_received", f.bytes_received},
+                     {"halo_host_staged", f.staged != 0}});
+  }
+  out["distributed"] = {
+      {"ranks", comm.size()},
+      {"per_rank", ranks},
+      {"imbalance",
+       {{"assembly", max_over_mean(all, &RankFigures::assembly_s)},
+        {"elements_held", max_over_mean(all, &RankFigures::held_elements)},
+        {"owned_dofs", max_over_mean(all, &RankFigures::owned_dofs)},
+        {"nnz", max_over_mean(all, &RankFigures::nnz)},
+        {"definition", "max over ranks / mean over ranks"}}},
+      {"halo_bytes_per_iteration", sent},
+      {"redundant_elements",
+       double(std::accumulate(all.begin(), all.end(), std::int64_t(0),
+                              [](std::int64_t s, const RankFigures& f) { return s + f.held_elements; })) /
+               double(global.mesh.num_elements()) -
+           1.0}};
+  return out;
+}
+}  // namespace
+
+json distributed_point(const Model& model, const Deck& deck, const PointRequest& req, const Oracle& oracle) {
+  const parallel::Comm& comm = *req.comm;
+  // Refused alike on every rank, before any collective: one clear line, no abort.
+  if (req.acoo) throw InputError("race acoo is not distributed: under mpirun use colored, atomic or scatter");
+  if (req.op != SolveOperator::csr)
+    throw InputError("solver.operator " + name_of(req.op) + " is not distributed: under mpirun use csr");
+  bool lower = false;
+  dispatch_entry<MappingRegistry>(req.mapping,
+                                  [&](auto e) { lower = stores_lower<typename decltype(e)::type>::value; });
+  if (lower)
+    throw InputError(
+        "mapping " + name_of(req.mapping) +
+        " stores the lower triangle, which is not distributed: under mpirun use a full-storage mapping");
+
+  if (std::size_t(comm.size()) > model.mesh.num_elements())
+    throw InputError(fmt::format("partition: {} ranks for {} elements: use fewer ranks", comm.size(),
+                                 model.mesh.num_elements()));
+
+  json out;
+  bool empty_rank = false;
+  try {
+    const auto t0 = clock::now();
+    std::vector<int> part_of(model.mesh.num_elements());
+    if (comm.rank() == 0) part_of = parallel::partition_elements(model.mesh, comm.size(), req.partition);
+    comm.broadcast_bytes(part_of.data(), part_of.size() * sizeof(int), 0);
+    const double partition_s = since(t0);
+    const auto t1 = clock::now();
+    parallel::LocalPart part =
+        parallel::local_part(model.mesh, model.dofs, part_of, parallel::node_owners(model.dofs, part_of),
+                             comm.rank(), comm.size());
+    const double distribute_s = comm.max(since(t1));
+    empty_rank = comm.max(std::int64_t(part.owned == 0)) > 0;  // known to every rank alike
+    if (!empty_rank) {
+      const Model local{std::move(part.mesh), std::move(part.dofs), model.reference, model.components,
+                        model.info};
+      with_point_types(local, req, [&](auto exec, auto s, auto family) {
+        out = distributed<decltype(exec), decltype(s), decltype(family)>(exec, comm, model, local, part, deck,
+                                                                         req, oracle);
+      });
+      out["setup"]["partition_s"] = partition_s;
+      out["setup"]["partition"] = parallel::name_of(req.partition);
+      out["setup"]["distribute_s"] = distribute_s;
+    }
+  } catch (const std::exception& e) {
+    // A rank failing alone would leave the others waiting in a collective: stop them all.
+    const std::string what = e.what();
+    fmt::print(stderr, "kfem: error: rank {} of {}: {}\n", comm.rank(), comm.size(),
+               what.substr(0, what.find('\n')));
+    std::fflush(stderr);
+    comm.abort(dynamic_cast<const InputError*>(&e) ? 2 : 1);
+  }
+  if (empty_rank)
+    throw InputError(
+        fmt::format("partition: a rank owns no DOF node ({} elements for {} ranks): use fewer ranks",
+                    model.mesh.num_elements(), comm.size()));
+  return out;
+}
+}  // namespace kfem::app::detail

@@ -1,0 +1,101 @@
+// The halo exchange of a distributed vector: each rank sends the entries of its owned DOFs that
+// its peers hold as ghosts and receives its own ghost entries, one message per peer each way.
+// Host memory, or device memory with a device-aware MPI, is sent in place; otherwise the packed
+// send buffer and the ghost block go through host copies ("host-staged").
+#pragma once
+#include <Kokkos_Core.hpp>
+#include <cstddef>
+#include <vector>
+
+#include "kfem/core/types.hpp"
+#include "kfem/parallel/comm.hpp"
+#include "kfem/parallel/distribute.hpp"
+
+namespace kfem::parallel {
+namespace halo_detail {
+template <class Mem, class S>
+struct Pack {
+  Kokkos::View<const ordinal_t*, Mem> dofs;
+  Kokkos::View<const S*, Mem> x;
+  Kokkos::View<S*, Mem> buf;
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t i) const { buf(i) = x(dofs(i)); }
+};
+}  // namespace halo_detail
+
+template <class Exec, class S>
+class Halo {
+ public:
+  using Mem = typename Exec::memory_space;
+  using Vec = Kokkos::View<S*, Mem>;
+
+  // Vectors hold `components` entries per local DOF node of `part` (DOF = components * node + c).
+  Halo(const Exec& exec, const Comm& comm, const LocalPart& part, int components)
+      : exec_(exec), comm_(comm), c_(components) {
+    std::vector<ordinal_t> dofs;
+    for (const Peer& p : part.peers) {
+      send_.push_back({p.rank, dofs.size(), p.send.size() * std::size_t(c_)});
+      for (const ordinal_t n : p.send)
+        for (int k = 0; k < c_; ++k) dofs.push_back(c_ * n + k);
+      if (p.recv_count > 0)
+        recv_.push_back({p.rank, std::size_t(c_) * std::size_t(p.recv_begin - part.owned),
+                         std::size_t(c_) * std::size_t(p.recv_count)});
+    }
+    ghost_begin_ = std::size_t(c_) * std::size_t(part.owned);
+    ghosts_ = std::size_t(c_) * std::size_t(part.ghosts());
+    send_dofs_ = Kokkos::View<ordinal_t*, Mem>("kfem::halo_send_dofs", dofs.size());
+    Kokkos::deep_copy(
+        exec, send_dofs_,
+        Kokkos::View<const ordinal_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(dofs.data(), dofs.size()));
+    send_buf_ = Vec("kfem::halo_send", dofs.size());
+    staged_ = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible && !device_aware_mpi();
+    if (staged_) {
+      host_send_ = Kokkos::View<S*, Kokkos::HostSpace>("kfem::halo_send_host", dofs.size());
+      host_ghosts_ = Kokkos::View<S*, Kokkos::HostSpace>("kfem::halo_ghosts_host", ghosts_);
+    }
+    exec.fence();
+  }
+
+  // x's ghost entries get their owners' values.
+  void operator()(const Vec& x) const {
+    if (send_dofs_.extent(0) > 0)
+      Kokkos::parallel_for("kfem::halo_pack", Kokkos::RangePolicy<Exec>(exec_, 0, send_dofs_.extent(0)),
+                           halo_detail::Pack<Mem, S>{send_dofs_, x, send_buf_});
+    S* send = send_buf_.data();
+    S* ghosts = x.data() + ghost_begin_;
+    if (staged_) {
+      Kokkos::deep_copy(exec_, host_send_, send_buf_);
+      send = host_send_.data(), ghosts = host_ghosts_.data();
+    }
+    exec_.fence();
+    std::vector<Comm::Message> sends, receives;
+    for (const Range& r : send_) sends.push_back({r.peer, send + r.begin, r.count * sizeof(S)});
+    for (const Range& r : recv_) receives.push_back({r.peer, ghosts + r.begin, r.count * sizeof(S)});
+    comm_.exchange(sends, receives);
+    if (staged_) {
+      Kokkos::deep_copy(exec_, Kokkos::subview(x, Kokkos::make_pair(ghost_begin_, ghost_begin_ + ghosts_)),
+                        host_ghosts_);
+      exec_.fence();
+    }
+  }
+
+  std::size_t bytes_sent() const { return send_dofs_.extent(0) * sizeof(S); }
+  std::size_t bytes_received() const { return ghosts_ * sizeof(S); }
+  std::size_t peers() const { return std::max(send_.size(), recv_.size()); }
+  bool staged() const { return staged_; }
+
+ private:
+  struct Range {
+    int peer;
+    std::size_t begin, count;  // entries
+  };
+  Exec exec_;
+  Comm comm_;
+  int c_;
+  std::vector<Range> send_, recv_;  // recv_: offsets inside the ghost block
+  std::size_t ghost_begin_ = 0, ghosts_ = 0;
+  Kokkos::View<ordinal_t*, Mem> send_dofs_;
+  Vec send_buf_;
+  bool staged_ = false;
+  Kokkos::View<S*, Kokkos::HostSpace> host_send_, host_ghosts_;
+};
+}  // namespace kfem::parallel

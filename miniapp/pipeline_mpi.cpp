@@ -40,12 +40,9 @@ struct RankFigures {
   int staged = 0;
 };
 
-double max_over_mean(const std::vector<RankFigures>& all, double RankFigures::*field) {
-  double mx = 0, sum = 0;
-  for (const auto& f : all) mx = std::max(mx, f.*field), sum += f.*field;
-  return sum > 0 ? mx / (sum / double(all.size())) : 1.0;
-}
-double max_over_mean(const std::vector<RankFigures>& all, std::int64_t RankFigures::*field) {
+// max over ranks / mean over ranks of one field (1 when all are zero)
+template <class T>
+double max_over_mean(const std::vector<RankFigures>& all, T RankFigures::*field) {
   double mx = 0, sum = 0;
   for (const auto& f : all) mx = std::max(mx, double(f.*field)), sum += double(f.*field);
   return sum > 0 ? mx / (sum / double(all.size())) : 1.0;

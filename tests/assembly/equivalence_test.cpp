@@ -7,8 +7,7 @@
 
 #include "assembly/fixture.hpp"
 #include "backends.hpp"
-#include "kfem/assembly/assembler.hpp"
-#include "kfem/assembly/strategies.hpp"
+#include "kfem/assembly/make_assembler.hpp"
 
 namespace kfem::test {
 namespace {
@@ -28,7 +27,8 @@ void check_all(const Exec& exec) {
   const HostCsr<double> ref_lower = lower_part(ref);
   Problem<Exec> p = make_problem(exec, mesh);
   set_coloring(exec, p, greedy_coloring(mesh));
-  const auto material = Isotropic<S>{S(steel().lambda), S(steel().mu)};
+  const fe::Elasticity<S> op{Isotropic<S>{S(steel().lambda), S(steel().mu)}};
+  const auto href = fe::to_device<fe::Hex8, S>(exec, fe::host_reference(fe::Hex8{}));  // unused by fast paths
   Kokkos::View<S*, typename Exec::memory_space> full("values", p.graph.dof.nnz()),
       lower("lower", p.lower.nnz());
   int combinations = 0, fast_paths = 0;
@@ -36,10 +36,12 @@ void check_all(const Exec& exec) {
     {
       ++fast_paths;
       for_each_entry<RaceRegistry>([&](auto rentry) {
-        using M = typename decltype(mentry)::type;
         using R = typename decltype(rentry)::type;
         SCOPED_TRACE(::testing::Message() << "mapping " << int(mentry.kind) << " race " << int(rentry.kind));
-        Assembler<Exec, M, R, S> a(exec, p, material);
+        // through the registry lookup the driver uses (kernels compiled once, make_assembler_hex8.cpp)
+        const auto made =
+            make_assembler<Exec, fe::Hex8, S>(exec, p, href, op, AssemblerChoice{mentry.kind, rentry.kind});
+        AssemblerBase<Exec, S>& a = *made;
         const auto& values = a.lower() ? lower : full;  // symmetric mappings fill the lower triangle
         Kokkos::deep_copy(values, S(-12345));           // poison: assemble must zero what it owns
         a.assemble(values);

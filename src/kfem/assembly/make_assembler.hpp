@@ -9,6 +9,7 @@
 #include "kfem/assembly/family_assembler.hpp"
 #include "kfem/assembly/strategies.hpp"
 #include "kfem/core/error.hpp"
+#include "kfem/core/exec_spaces.hpp"
 
 namespace kfem {
 template <class M, class = void>
@@ -46,7 +47,8 @@ struct Build {  // the mapping does not serve the family
   template <class Ref>
   static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec&, const Problem<Exec>&, const Ref&,
                                                       const Op&, const AssemblerChoice&) {
-    throw InputError(std::string(ME::specialised ? "this mapping is a hex8 fast path" : "this mapping is written for prisms") +
+    throw InputError(std::string(ME::specialised ? "this mapping is a hex8 fast path"
+                                                 : "this mapping is written for prisms") +
                      "; it does not serve " + Family::name + " meshes");
   }
 };
@@ -103,4 +105,21 @@ std::unique_ptr<AssemblerBase<Exec, S>> make_assembler(
   });
   return out;
 }
+
+// Every strategy's kernels for a family are compiled once, in make_assembler_<family>.cpp, rather
+// than in every file that asks for an assembler (the driver's points, the typed tests): explicit
+// instantiation of the (family, operator) pairs kfem runs, both scalars, every enabled space.
+#define KFEM_MAKE_ASSEMBLER(EXTERN, Exec, Family, S, Op)                                               \
+  EXTERN template std::unique_ptr<AssemblerBase<Exec, S>> make_assembler<Exec, Family, S, Op<S>>(      \
+      const Exec&, const Problem<Exec>&, const fe::Reference<Family, S, typename Exec::memory_space>&, \
+      const Op<S>&, const AssemblerChoice&);
+#define KFEM_MAKE_ASSEMBLER_BOTH_SCALARS(EXTERN, Exec, Family, Op) \
+  KFEM_MAKE_ASSEMBLER(EXTERN, Exec, Family, double, Op)            \
+  KFEM_MAKE_ASSEMBLER(EXTERN, Exec, Family, float, Op)
+#define KFEM_EXTERN_MAKE_ASSEMBLER(Exec)                                    \
+  KFEM_MAKE_ASSEMBLER_BOTH_SCALARS(extern, Exec, fe::Hex8, fe::Elasticity)  \
+  KFEM_MAKE_ASSEMBLER_BOTH_SCALARS(extern, Exec, fe::Prism, fe::Elasticity) \
+  KFEM_MAKE_ASSEMBLER_BOTH_SCALARS(extern, Exec, fe::Tri3, fe::Electrostatics)
+KFEM_FOR_EACH_EXEC_SPACE(KFEM_EXTERN_MAKE_ASSEMBLER)
+#undef KFEM_EXTERN_MAKE_ASSEMBLER
 }  // namespace kfem

@@ -415,11 +415,17 @@ int main(int argc, char** argv) {
       OutputSet outputs(root ? run_outputs(deck, o) : std::vector<NamedPath>{}, inputs_of(deck_path, deck));
       return cmd_run(deck, outputs);
     }
-    if (comm.size() > 1)  // each rank would run the whole sweep on its own
-      throw InputError("kfem " + subcommand + " runs on one rank; under mpirun use kfem run");
+    const bool ranked = *bench && (deck.scaling || deck.procurement);  // benches written for mpirun
+    if (comm.size() > 1 && !ranked)  // each rank would run the whole sweep on its own
+      throw InputError("kfem " + subcommand +
+                       " runs on one rank; under mpirun use kfem run, or kfem bench with bench.scaling or "
+                       "bench.procurement");
     if (*verify) return cmd_verify(deck);
-    OutputSet outputs({{"option --out", out_dir + "/results.json"}}, inputs_of(deck_path, deck),
-                      NamedPath{"option --out", out_dir});
+    std::optional<NamedPath> folder;
+    if (root) folder = NamedPath{"option --out", out_dir};
+    OutputSet outputs(
+        root ? std::vector<NamedPath>{{"option --out", out_dir + "/results.json"}} : std::vector<NamedPath>{},
+        inputs_of(deck_path, deck), folder);
     return cmd_bench(deck, out_dir);
   } catch (const InputError& e) {
     say(std::string("kfem: error: ") + e.what());

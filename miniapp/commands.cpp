@@ -23,6 +23,8 @@
 #include "names.hpp"
 #include "output_files.hpp"
 #include "pipeline.hpp"
+#include "points.hpp"
+#include "rank_errors.hpp"
 
 namespace kfem::app {
 using nlohmann::json;
@@ -141,6 +143,8 @@ decltype(auto) allocating(const std::string& what, F&& f) {
   }
 }
 
+}  // namespace
+
 // build_model, saying how big a generated mesh was when it does not fit in memory.
 Model model_of(const MeshSpec& spec, const Deck& deck) {
   std::string what = "building mesh '" + spec.name + "'";
@@ -166,7 +170,7 @@ json point_of(const Model& model, const Deck& deck, const PointRequest& req, con
 
 // Throws InputError for unknown names and for race acoo with a mapping it cannot push through.
 PointRequest request(const Deck& deck, const Model& model, const std::string& mapping,
-                     const std::string& race, const std::string& scalar, const std::string& op = "csr") {
+                     const std::string& race, const std::string& scalar, const std::string& op) {
   const bool dev = device_backend(deck.backend);
   const bool acoo = is_acoo_race(race);
   PointRequest req{mapping_from_name(mapping, dev, model.mesh.cell),
@@ -180,7 +184,12 @@ PointRequest request(const Deck& deck, const Model& model, const std::string& ma
   req.ebe_atomic = race == "atomic";  // EbE products by colour otherwise, as in the paper
   return req;
 }
-}  // namespace
+
+parallel::PartitionMethod partition_method(const Deck& deck, const MeshSpec& spec) {
+  return deck.partition == "metis" || (deck.partition == "default" && !spec.file.empty())
+             ? parallel::PartitionMethod::metis
+             : parallel::PartitionMethod::rcb;
+}
 
 int cmd_info() {
   const parallel::Comm comm = parallel::Comm::world();
@@ -209,6 +218,10 @@ int cmd_info() {
   return 0;
 }
 
+namespace {
+bool report_run(const Deck& deck, const Model& model, const json& res, OutputSet& outputs);
+}  // namespace
+
 int cmd_run(const Deck& given, OutputSet& outputs) {
   // Under mpirun every rank builds the model; rank 0 alone holds the oracle, prints and writes.
   const parallel::Comm comm = parallel::Comm::world();
@@ -218,23 +231,30 @@ int cmd_run(const Deck& given, OutputSet& outputs) {
   deck.export_solution = root ? outputs.temp(given.export_solution) : "";
   const Model model = model_of(deck.meshes.front(), deck);
   const Mesh& mesh = model.mesh;
-  const json& mesh_info = model.info;
   PointRequest req = request(deck, model, deck.mappings.front(), deck.races.front(), deck.scalars.front(),
                              deck.operators.front());
   req.timed = true;
   req.exports = true;
   req.comm = &comm;
-  req.partition =
-      deck.partition == "metis" || (deck.partition == "default" && !deck.meshes.front().file.empty())
-          ? parallel::PartitionMethod::metis
-          : parallel::PartitionMethod::rcb;
+  req.partition = partition_method(deck, deck.meshes.front());
   std::optional<BoundarySetup> boundary;  // bad names fail here, before any allocation
   if (deck.solve) req.boundary = &boundary.emplace(boundary_setup(model, deck));
   req.solve = deck.solve;
-  if (root && !deck.export_mesh.empty()) write_gmsh(mesh, outputs.temp(deck.export_mesh));
-  const Oracle oracle = root ? oracle_of(model, deck) : Oracle{};
+  // Rank 0's own work (mesh export, oracle, then the prints and files) fails for all ranks at once.
+  const Oracle oracle = !root ? Oracle{} : or_abort_all(comm, [&] {
+    if (!deck.export_mesh.empty()) write_gmsh(mesh, outputs.temp(deck.export_mesh));
+    return oracle_of(model, deck);
+  });
   json res = point_of(model, deck, req, oracle);
-  if (!root) return comm.max(std::int64_t(0)) == 0 ? 0 : 1;  // rank 0's verdict
+  const bool ok = !root || or_abort_all(comm, [&] { return report_run(deck, model, res, outputs); });
+  return comm.max(std::int64_t(!ok)) == 0 ? 0 : 1;  // rank 0's verdict, on every rank
+}
+
+namespace {
+// The summary lines, the report and the exports of a run (rank 0); true when it verified and solved.
+bool report_run(const Deck& deck, const Model& model, const json& res, OutputSet& outputs) {
+  const Mesh& mesh = model.mesh;
+  const json& mesh_info = model.info;
   const json& a = res["assembly"]["stats"];
   fmt::print("kfem run: {}\n", deck.source);
   fmt::print("  mesh          {}: {} {} elements (order {}), {} nodes, {} DOFs, {} nonzeros\n",
@@ -286,10 +306,10 @@ int cmd_run(const Deck& given, OutputSet& outputs) {
                                     {"point", res}});
   outputs.commit();  // a report of a failed verification or solve is kept (exit 1)
   fmt::print("  report        {}\n", report);
-  const bool ok = res["verification"]["status"] != "FAILED" &&
-                  (!res.contains("solve") || res["solve"]["cg_converged"].get<bool>());
-  return comm.max(std::int64_t(!ok)) == 0 ? 0 : 1;
+  return res["verification"]["status"] != "FAILED" &&
+         (!res.contains("solve") || res["solve"]["cg_converged"].get<bool>());
 }
+}  // namespace
 
 int cmd_verify(const Deck& deck) {
   int failures = 0;
@@ -318,6 +338,8 @@ int cmd_verify(const Deck& deck) {
 int cmd_bench(const Deck& deck, const std::string& out_dir) {
   const std::string path = out_dir + "/results.json";  // the folder exists: the OutputSet made it
   if (deck.stages) return bench_stages(deck, out_dir);
+  if (deck.scaling) return bench_scaling(deck, out_dir);
+  if (deck.procurement) return bench_procurement(deck, out_dir);
   // Operators only matter when the points solve.
   const std::vector<std::string> operators =
       deck.bench_solve ? deck.operators : std::vector<std::string>{"csr"};

@@ -16,4 +16,8 @@ int cmd_verify(const Deck& deck);
 int cmd_bench(const Deck& deck, const std::string& out_dir);
 // bench with bench.stages: banas' stage bench over element.order x meshes x mappings x scalars (stages.cpp).
 int bench_stages(const Deck& deck, const std::string& out_dir);
+// bench with bench.scaling under mpirun: weak and strong scaling over rank counts (bench_scaling.cpp).
+int bench_scaling(const Deck& deck, const std::string& out_dir);
+// bench with bench.procurement: the validated figure of merit on every rank (bench_procurement.cpp).
+int bench_procurement(const Deck& deck, const std::string& out_dir);
 }  // namespace kfem::app

@@ -401,7 +401,46 @@ Deck read_deck(const std::string& path) {
     }
   }
   if (const auto b = root["bench"]) {
-    r.keys(b, "bench", {"warmup", "repetitions", "verify_limit", "solve", "stages", "launch_bytes"});
+    r.keys(b, "bench",
+           {"warmup", "repetitions", "verify_limit", "solve", "stages", "launch_bytes", "scaling",
+            "procurement"});
+    if (const auto sc = b["scaling"]) {
+      r.keys(sc, "bench.scaling", {"ranks", "weak", "strong"});
+      ScalingSpec spec;
+      r.get(sc, "ranks", "bench.scaling.ranks", spec.ranks);
+      for (const int k : spec.ranks)
+        if (k < 1) r.fail("bench.scaling.ranks", std::to_string(k) + " (need rank counts >= 1)");
+      r.get(sc, "weak", "bench.scaling.weak", spec.weak);
+      r.get(sc, "strong", "bench.scaling.strong", spec.strong);
+      if (!spec.weak && !spec.strong) r.fail("bench.scaling", "weak and strong are both off: nothing to run");
+      d.scaling = spec;
+    }
+    if (const auto pr = b["procurement"]) {
+      ProcurementSpec spec;
+      if (!pr.IsMap() || pr.size() > 0) {
+        r.keys(pr, "bench.procurement", {"elements_per_rank", "verify_mesh", "max_spread"});
+        r.get(pr, "elements_per_rank", "bench.procurement.elements_per_rank", spec.elements_per_rank);
+        r.get(pr, "verify_mesh", "bench.procurement.verify_mesh", spec.verify_mesh);
+        r.get(pr, "max_spread", "bench.procurement.max_spread", spec.max_spread);
+      }
+      if (spec.elements_per_rank < 1)
+        r.fail("bench.procurement.elements_per_rank",
+               std::to_string(spec.elements_per_rank) + " (need >= 1)");
+      if (!(spec.max_spread >= 0)) r.fail("bench.procurement.max_spread", "expected a fraction >= 0");
+      std::optional<MeshSpec> vm;
+      try {
+        vm = parse_mesh_name(spec.verify_mesh);
+      } catch (const InputError& e) {
+        r.fail("bench.procurement.verify_mesh", e.what());
+      }
+      if (!vm->box || vm->cell != CellType::hex8)
+        r.fail("bench.procurement.verify_mesh", "'" + spec.verify_mesh + "': expected a hex8 box NXxNYxNZ");
+      d.procurement = spec;
+    }
+    if (d.scaling && d.procurement)
+      r.fail("bench", "scaling and procurement are separate benches: one per deck");
+    if ((d.scaling || d.procurement) && (d.stages || d.bench_solve))
+      r.fail("bench", "scaling and procurement solve on their own: drop bench.stages and bench.solve");
     r.get(b, "stages", "bench.stages", d.stages);
     r.get(b, "launch_bytes", "bench.launch_bytes", d.launch_bytes);
     if (!(d.launch_bytes >= 0)) r.fail("bench.launch_bytes", "expected a size in bytes >= 0 (0: automatic)");

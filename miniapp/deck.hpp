@@ -27,6 +27,20 @@ struct DirichletSpec {
   std::vector<double> values;
 };
 
+// bench.scaling (kfem bench under mpirun): each rank count k of `ranks` runs on the launcher's first
+// k ranks; weak points stretch the deck's first mesh (a box) k times along x, strong points keep it.
+struct ScalingSpec {
+  std::vector<int> ranks;  // empty: 1, 2, 4, ... and the launcher's count
+  bool weak = true, strong = true;
+};
+
+// bench.procurement: the figure of merit (bench_procurement.cpp).
+struct ProcurementSpec {
+  long elements_per_rank = 2097152;    // mesh4's 512x64x64 per rank by default
+  std::string verify_mesh = "32x8x8";  // per rank, stretched like the scored mesh: every candidate's check
+  double max_spread = 0.10;            // (max - min) / median of the scored assembly samples
+};
+
 struct Deck {
   std::string source = "<defaults>";
   std::vector<MeshSpec> meshes{MeshSpec{"16x2x2", CellType::hex8, BoxSpec{}, false, {}}};
@@ -60,7 +74,9 @@ struct Deck {
   bool bench_solve = false;     // bench.solve: every point also solves, compared with a reference
   long verify_limit = 3000000;  // elements above which the host oracle is skipped (reported as such)
   bool stages = false;  // bench.stages: banas' stage bench (element matrices to the host) instead of assembly
-  double launch_bytes = 0;  // bench.launch_bytes: element-matrix output per launch; 0 = auto
+  double launch_bytes = 0;             // bench.launch_bytes: element-matrix output per launch; 0 = auto
+  std::optional<ScalingSpec> scaling;  // bench.scaling
+  std::optional<ProcurementSpec> procurement;  // bench.procurement
   std::string report, export_matrix, export_mesh, export_solution;
 };
 

@@ -39,6 +39,10 @@ struct PointRequest {
 // Race acoo pushes through the generic kernels only: one-line InputError for another mapping.
 void check_acoo_mapping(MappingKind mapping);
 
+// InputError, alike on every rank, for what kfem does not distribute: a-COO, EbE operators,
+// lower-storage mappings (pipeline_mpi.cpp).
+void check_distributed(const PointRequest& req);
+
 nlohmann::json run_point(const Model& model, const Deck& deck, const PointRequest& req, const Oracle& oracle);
 
 // Model counts used for derived rates, per family (documented in reports/README.md): the FLOPs of

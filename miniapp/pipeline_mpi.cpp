@@ -23,6 +23,7 @@
 #include "kfem/parallel/partition.hpp"
 #include "kfem/problems/dirichlet.hpp"
 #include "pipeline_graph.hpp"
+#include "rank_errors.hpp"
 
 namespace kfem::app::detail {
 using nlohmann::json;
@@ -176,8 +177,13 @@ json distributed(const Exec& exec, const parallel::Comm& comm, const Model& glob
   out["nnz"] = nnz;
   out["dofs"] = std::int64_t(global_rows);
 
+  // The owned rows go to rank 0 only where they are used: the oracle (none above bench.verify_limit),
+  // --export-matrix, or the field energy of an electrostatic solve. Rank 0 decides for all.
+  const bool gather =
+      comm.max(std::int64_t(root && (oracle.matrix || (!deck.export_matrix.empty() && req.exports) ||
+                                     (req.solve && C == 1)))) > 0;
   HostCsr<S> got;
-  {
+  if (gather) {
     ScopedRegion r("kfem::verify");
     got = gather_matrix(comm, part, C, to_host(owned, owned_values), global_rows);
   }
@@ -271,24 +277,13 @@ json distributed(const Exec& exec, const parallel::Comm& comm, const Model& glob
 json distributed_point(const Model& model, const Deck& deck, const PointRequest& req, const Oracle& oracle) {
   const parallel::Comm& comm = *req.comm;
   // Refused alike on every rank, before any collective: one clear line, no abort.
-  if (req.acoo) throw InputError("race acoo is not distributed: under mpirun use colored, atomic or scatter");
-  if (req.op != SolveOperator::csr)
-    throw InputError("solver.operator " + name_of(req.op) + " is not distributed: under mpirun use csr");
-  bool lower = false;
-  dispatch_entry<MappingRegistry>(req.mapping,
-                                  [&](auto e) { lower = stores_lower<typename decltype(e)::type>::value; });
-  if (lower)
-    throw InputError(
-        "mapping " + name_of(req.mapping) +
-        " stores the lower triangle, which is not distributed: under mpirun use a full-storage mapping");
-
+  check_distributed(req);
   if (std::size_t(comm.size()) > model.mesh.num_elements())
     throw InputError(fmt::format("partition: {} ranks for {} elements: use fewer ranks", comm.size(),
                                  model.mesh.num_elements()));
 
   json out;
-  bool empty_rank = false;
-  try {
+  const bool empty_rank = or_abort_all(comm, [&] {
     const auto t0 = clock::now();
     std::vector<int> part_of(model.mesh.num_elements());
     if (comm.rank() == 0) part_of = parallel::partition_elements(model.mesh, comm.size(), req.partition);
@@ -299,26 +294,18 @@ json distributed_point(const Model& model, const Deck& deck, const PointRequest&
         parallel::local_part(model.mesh, model.dofs, part_of, parallel::node_owners(model.dofs, part_of),
                              comm.rank(), comm.size());
     const double distribute_s = comm.max(since(t1));
-    empty_rank = comm.max(std::int64_t(part.owned == 0)) > 0;  // known to every rank alike
-    if (!empty_rank) {
-      const Model local{std::move(part.mesh), std::move(part.dofs), model.reference, model.components,
-                        model.info};
-      with_point_types(local, req, [&](auto exec, auto s, auto family) {
-        out = distributed<decltype(exec), decltype(s), decltype(family)>(exec, comm, model, local, part, deck,
-                                                                         req, oracle);
-      });
-      out["setup"]["partition_s"] = partition_s;
-      out["setup"]["partition"] = parallel::name_of(req.partition);
-      out["setup"]["distribute_s"] = distribute_s;
-    }
-  } catch (const std::exception& e) {
-    // A rank failing alone would leave the others waiting in a collective: stop them all.
-    const std::string what = e.what();
-    fmt::print(stderr, "kfem: error: rank {} of {}: {}\n", comm.rank(), comm.size(),
-               what.substr(0, what.find('\n')));
-    std::fflush(stderr);
-    comm.abort(dynamic_cast<const InputError*>(&e) ? 2 : 1);
-  }
+    if (comm.max(std::int64_t(part.owned == 0)) > 0) return true;  // known to every rank alike
+    const Model local{std::move(part.mesh), std::move(part.dofs), model.reference, model.components,
+                      model.info};
+    with_point_types(local, req, [&](auto exec, auto s, auto family) {
+      out = distributed<decltype(exec), decltype(s), decltype(family)>(exec, comm, model, local, part, deck,
+                                                                       req, oracle);
+    });
+    out["setup"]["partition_s"] = partition_s;
+    out["setup"]["partition"] = parallel::name_of(req.partition);
+    out["setup"]["distribute_s"] = distribute_s;
+    return false;
+  });
   if (empty_rank)
     throw InputError(
         fmt::format("partition: a rank owns no DOF node ({} elements for {} ranks): use fewer ranks",
@@ -326,3 +313,18 @@ json distributed_point(const Model& model, const Deck& deck, const PointRequest&
   return out;
 }
 }  // namespace kfem::app::detail
+
+namespace kfem::app {
+void check_distributed(const PointRequest& req) {
+  if (req.acoo) throw InputError("race acoo is not distributed: under mpirun use colored, atomic or scatter");
+  if (req.op != SolveOperator::csr)
+    throw InputError("solver.operator " + name_of(req.op) + " is not distributed: under mpirun use csr");
+  bool lower = false;
+  dispatch_entry<MappingRegistry>(req.mapping,
+                                  [&](auto e) { lower = stores_lower<typename decltype(e)::type>::value; });
+  if (lower)
+    throw InputError(
+        "mapping " + name_of(req.mapping) +
+        " stores the lower triangle, which is not distributed: under mpirun use a full-storage mapping");
+}
+}  // namespace kfem::app

@@ -10,7 +10,8 @@ Writes into DIR (default: the folder of RESULTS.json):
   model_rates_<scalar>.png       model GFLOP/s and GB/s per mapping on the largest mesh
   hbm_floor_<scalar>.png         fraction of the HBM floor per mapping on the largest mesh (if measured)
   summary.md                     one table row per point
-A stage sweep (bench.stages, inputs/banas.yaml) gets banas_plot.py's figures and tables instead. An
+A stage sweep (bench.stages, inputs/banas.yaml) gets banas_plot.py's figures and tables instead, a
+scaling sweep (bench.scaling, inputs/scaling.yaml) scaling_plot.py's. An
 amorim sweep (a point with race acoo or an EbE solve, inputs/amorim.yaml) gets amorim_plot.py's
 amorim_fig*.png and amorim_summary.md as well; the figures above then show each assembly once (its
 point solved with the csr operator), not once per CG operator.
@@ -342,6 +343,18 @@ def make_figures(doc, points, out_dir):
     return written
 
 
+def own_figures(make, doc, points, out_dir):
+    """A bench kind with its own figure module: make(doc, points, out_dir, device) -> written paths."""
+    device = device_label(doc.get("context", {}), {p["backend"] for p in points})
+    try:
+        written = make(doc, points, out_dir, device)
+    except ImportError as e:
+        print(f"plot.py: {e}; install matplotlib (Debian: apt install python3-matplotlib)", file=sys.stderr)
+        return 2
+    print("\n".join(written))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("results", nargs="+",
@@ -365,19 +378,19 @@ def main():
     first = args.results[0]
     out_dir = args.out or (os.path.abspath(first) if os.path.isdir(first) else os.path.dirname(os.path.abspath(first)))
     os.makedirs(out_dir, exist_ok=True)
+    if doc.get("kind") in ("scaling", "procurement"):  # MPI benches: scaling_plot.py's figures and table
+        import scaling_plot
+        points = [p for p in doc.get("points", []) if "scaling" in p]
+        if not points:  # a procurement run: its figure of merit is printed and in results.json, no figure
+            print("plot.py: no scaling points (a procurement run has no figures)")
+            return 0
+        return own_figures(scaling_plot.make_scaling_figures, doc, points, out_dir)
     if doc.get("kind") == "stages":  # banas' stage sweep (bench.stages): its own figures and tables
         import banas_plot
         good = [p for p in doc.get("points", []) if p.get("verification", {}).get("status") != "FAILED"]
         if len(good) < len(doc.get("points", [])):
             warn(f"skipping {len(doc['points']) - len(good)} FAILED points")
-        device = device_label(doc.get("context", {}), {p["backend"] for p in good})
-        try:
-            written = banas_plot.make_stage_figures(doc, good, out_dir, device)
-        except ImportError as e:
-            print(f"plot.py: {e}; install matplotlib (Debian: apt install python3-matplotlib)", file=sys.stderr)
-            return 2
-        print("\n".join(written))
-        return 0
+        return own_figures(banas_plot.make_stage_figures, doc, good, out_dir)
     all_points = doc.get("points", [])
     good = points_of(doc)
     written = [write_summary(doc, all_points, good, out_dir)]

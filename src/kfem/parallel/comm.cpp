@@ -3,8 +3,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <stdexcept>
+#include <thread>
 
 #if KFEM_HAVE_MPI
 #include <mpi.h>
@@ -36,23 +38,22 @@ bool running() {
 }
 
 // Large buffers as a series of <= 1 GiB messages (tag = chunk number).
-void send_chunks(const void* data, std::size_t bytes, int peer) {
+void send_chunks(const void* data, std::size_t bytes, int peer, MPI_Comm comm) {
   const char* p = static_cast<const char*>(data);
   for (std::size_t off = 0, k = 0; off < bytes; off += chunk, ++k)
-    check(MPI_Send(p + off, int(std::min(chunk, bytes - off)), MPI_BYTE, peer, int(k), MPI_COMM_WORLD),
-          "MPI_Send");
+    check(MPI_Send(p + off, int(std::min(chunk, bytes - off)), MPI_BYTE, peer, int(k), comm), "MPI_Send");
 }
-void recv_chunks(void* data, std::size_t bytes, int peer) {
+void recv_chunks(void* data, std::size_t bytes, int peer, MPI_Comm comm) {
   char* p = static_cast<char*>(data);
   for (std::size_t off = 0, k = 0; off < bytes; off += chunk, ++k)
-    check(MPI_Recv(p + off, int(std::min(chunk, bytes - off)), MPI_BYTE, peer, int(k), MPI_COMM_WORLD,
-                   MPI_STATUS_IGNORE),
-          "MPI_Recv");
+    check(
+        MPI_Recv(p + off, int(std::min(chunk, bytes - off)), MPI_BYTE, peer, int(k), comm, MPI_STATUS_IGNORE),
+        "MPI_Recv");
 }
 template <class T>
-T allreduce(T v, MPI_Datatype type, MPI_Op op) {
+T allreduce(T v, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   T out{};
-  check(MPI_Allreduce(&v, &out, 1, type, op, MPI_COMM_WORLD), "MPI_Allreduce");
+  check(MPI_Allreduce(&v, &out, 1, type, op, comm), "MPI_Allreduce");
   return out;
 }
 
@@ -62,6 +63,17 @@ bool launched_by_mpi() {
   for (const char* v : {"KFEM_MPI", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MV2_COMM_WORLD_SIZE"})
     if (const char* value = std::getenv(v); value && *value && std::string(value) != "0") return true;
   return false;
+}
+}  // namespace
+
+struct CommAccess {
+  static MPI_Comm of(const Comm& c) {
+    return c.handle_ ? *static_cast<MPI_Comm*>(c.handle_.get()) : MPI_COMM_WORLD;
+  }
+};
+namespace {
+MPI_Comm mpi(const Comm& c) {
+  return CommAccess::of(c);
 }
 }  // namespace
 
@@ -108,7 +120,7 @@ Comm Comm::world() {
 int Comm::local_rank() const {
   if (size_ == 1) return 0;
   MPI_Comm node;
-  check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node),
+  check(MPI_Comm_split_type(mpi(*this), MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node),
         "MPI_Comm_split_type");
   int r = 0;
   MPI_Comm_rank(node, &r);
@@ -117,19 +129,42 @@ int Comm::local_rank() const {
 }
 
 void Comm::barrier() const {
-  if (size_ > 1) check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+  if (size_ > 1) check(MPI_Barrier(mpi(*this)), "MPI_Barrier");
+}
+void Comm::wait_idle() const {
+  if (size_ == 1) return;
+  MPI_Request r;
+  check(MPI_Ibarrier(mpi(*this), &r), "MPI_Ibarrier");
+  for (int done = 0;;) {
+    check(MPI_Test(&r, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    if (done) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+std::optional<Comm> Comm::first_ranks(int k) const {
+  if (k >= size_) return *this;
+  MPI_Comm part = MPI_COMM_NULL;
+  check(MPI_Comm_split(mpi(*this), rank_ < k ? 0 : MPI_UNDEFINED, rank_, &part), "MPI_Comm_split");
+  if (part == MPI_COMM_NULL) return std::nullopt;
+  std::shared_ptr<void> handle(new MPI_Comm(part), [](void* h) {
+    auto* c = static_cast<MPI_Comm*>(h);
+    if (running()) MPI_Comm_free(c);
+    delete c;
+  });
+  return Comm(rank_, k, std::move(handle));
 }
 double Comm::sum(double v) const {
-  return size_ > 1 ? allreduce(v, MPI_DOUBLE, MPI_SUM) : v;
+  return size_ > 1 ? allreduce(v, MPI_DOUBLE, MPI_SUM, mpi(*this)) : v;
 }
 double Comm::max(double v) const {
-  return size_ > 1 ? allreduce(v, MPI_DOUBLE, MPI_MAX) : v;
+  return size_ > 1 ? allreduce(v, MPI_DOUBLE, MPI_MAX, mpi(*this)) : v;
 }
 std::int64_t Comm::sum(std::int64_t v) const {
-  return size_ > 1 ? allreduce(v, MPI_INT64_T, MPI_SUM) : v;
+  return size_ > 1 ? allreduce(v, MPI_INT64_T, MPI_SUM, mpi(*this)) : v;
 }
 std::int64_t Comm::max(std::int64_t v) const {
-  return size_ > 1 ? allreduce(v, MPI_INT64_T, MPI_MAX) : v;
+  return size_ > 1 ? allreduce(v, MPI_INT64_T, MPI_MAX, mpi(*this)) : v;
 }
 
 std::vector<std::vector<char>> Comm::gather_bytes(const void* data, std::size_t bytes, int root) const {
@@ -137,8 +172,8 @@ std::vector<std::vector<char>> Comm::gather_bytes(const void* data, std::size_t 
   const auto* p = static_cast<const char*>(data);
   if (rank_ != root) {
     const std::uint64_t n = bytes;
-    check(MPI_Send(&n, 1, MPI_UINT64_T, root, size_tag, MPI_COMM_WORLD), "MPI_Send");
-    send_chunks(data, bytes, root);
+    check(MPI_Send(&n, 1, MPI_UINT64_T, root, size_tag, mpi(*this)), "MPI_Send");
+    send_chunks(data, bytes, root, mpi(*this));
     return out;
   }
   out.resize(std::size_t(size_));
@@ -148,9 +183,9 @@ std::vector<std::vector<char>> Comm::gather_bytes(const void* data, std::size_t 
       continue;
     }
     std::uint64_t n = 0;
-    check(MPI_Recv(&n, 1, MPI_UINT64_T, q, size_tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv");
+    check(MPI_Recv(&n, 1, MPI_UINT64_T, q, size_tag, mpi(*this), MPI_STATUS_IGNORE), "MPI_Recv");
     out[q].resize(n);
-    recv_chunks(out[q].data(), n, q);
+    recv_chunks(out[q].data(), n, q, mpi(*this));
   }
   return out;
 }
@@ -158,14 +193,14 @@ std::vector<std::vector<char>> Comm::gather_bytes(const void* data, std::size_t 
 void Comm::broadcast_bytes(void* data, std::size_t bytes, int root) const {
   char* p = static_cast<char*>(data);
   for (std::size_t off = 0; size_ > 1 && off < bytes; off += chunk)
-    check(MPI_Bcast(p + off, int(std::min(chunk, bytes - off)), MPI_BYTE, root, MPI_COMM_WORLD), "MPI_Bcast");
+    check(MPI_Bcast(p + off, int(std::min(chunk, bytes - off)), MPI_BYTE, root, mpi(*this)), "MPI_Bcast");
 }
 
 std::vector<std::vector<char>> Comm::alltoall_bytes(const std::vector<std::vector<char>>& send) const {
   if (int(send.size()) != size_) throw std::logic_error("Comm::alltoall: one buffer per rank expected");
   std::vector<std::uint64_t> out_n(send.size()), in_n(send.size());
   for (std::size_t q = 0; q < send.size(); ++q) out_n[q] = send[q].size();
-  check(MPI_Alltoall(out_n.data(), 1, MPI_UINT64_T, in_n.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD),
+  check(MPI_Alltoall(out_n.data(), 1, MPI_UINT64_T, in_n.data(), 1, MPI_UINT64_T, mpi(*this)),
         "MPI_Alltoall");
   std::vector<std::vector<char>> in(send.size());
   std::vector<Message> sends, receives;
@@ -185,8 +220,8 @@ void Comm::exchange(const std::vector<Message>& sends, const std::vector<Message
     for (std::size_t off = 0, k = 0; off < m.bytes; off += chunk, ++k) {
       req.emplace_back();
       const int n = int(std::min(chunk, m.bytes - off));
-      check(send ? MPI_Isend(p + off, n, MPI_BYTE, m.peer, int(k), MPI_COMM_WORLD, &req.back())
-                 : MPI_Irecv(p + off, n, MPI_BYTE, m.peer, int(k), MPI_COMM_WORLD, &req.back()),
+      check(send ? MPI_Isend(p + off, n, MPI_BYTE, m.peer, int(k), mpi(*this), &req.back())
+                 : MPI_Irecv(p + off, n, MPI_BYTE, m.peer, int(k), mpi(*this), &req.back()),
             send ? "MPI_Isend" : "MPI_Irecv");
     }
   };
@@ -196,7 +231,7 @@ void Comm::exchange(const std::vector<Message>& sends, const std::vector<Message
 }
 
 void Comm::abort(int code) const {
-  if (size_ > 1 && running()) MPI_Abort(MPI_COMM_WORLD, code);
+  if (size_ > 1 && running()) MPI_Abort(MPI_COMM_WORLD, code);  // every rank, not just this part
   std::_Exit(code);
 }
 
@@ -220,6 +255,11 @@ int Comm::local_rank() const {
   return 0;
 }
 void Comm::barrier() const {}
+void Comm::wait_idle() const {}
+std::optional<Comm> Comm::first_ranks(int k) const {
+  if (k < 1) return std::nullopt;
+  return *this;
+}
 double Comm::sum(double v) const {
   return v;
 }

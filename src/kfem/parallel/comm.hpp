@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -35,12 +37,18 @@ std::string host_name();
 class Comm {
  public:
   static Comm world();  // all ranks (one without MPI)
+  // Collective: the first k ranks as a communicator of their own (on those ranks; nullopt on the
+  // others). A scaling sweep runs each rank count on such a part of the launcher's ranks.
+  std::optional<Comm> first_ranks(int k) const;
   int rank() const { return rank_; }
   int size() const { return size_; }
   // Rank among the ranks of this host (MPI_COMM_TYPE_SHARED): picks the host's GPU.
   int local_rank() const;
 
   void barrier() const;
+  // A barrier that sleeps while it waits (MPI_Ibarrier polled every millisecond): ranks left out
+  // of a sweep point must not spin on cores the point's OpenMP threads use.
+  void wait_idle() const;
   double sum(double v) const;
   double max(double v) const;
   std::int64_t sum(std::int64_t v) const;
@@ -83,7 +91,8 @@ class Comm {
   }
 
  private:
-  Comm(int rank, int size) : rank_(rank), size_(size) {}
+  Comm(int rank, int size, std::shared_ptr<void> handle = nullptr)
+      : rank_(rank), size_(size), handle_(std::move(handle)) {}
   template <class T>
   static std::vector<std::vector<T>> unpack(const std::vector<std::vector<char>>& bytes) {
     std::vector<std::vector<T>> out(bytes.size());
@@ -94,5 +103,7 @@ class Comm {
     return out;
   }
   int rank_ = 0, size_ = 1;
+  std::shared_ptr<void> handle_;  // an MPI_Comm of first_ranks (freed with the last copy); null: world
+  friend struct CommAccess;
 };
 }  // namespace kfem::parallel

@@ -179,8 +179,8 @@ int bench_procurement(const Deck& given, const std::string& out_dir) {
     if (broken.empty())
       fmt::print(
           "kfem figure of merit: {:.4g} assembled GDOF/s ({:.4g} per rank), {:.4g} CG GFLOP/s ({:.4g} per "
-          "rank) on {} ranks: VALID\n",
-          gdofs, gdofs / n, cg_gflops, cg_gflops / n, n);
+          "rank) on {} rank{}: VALID\n",
+          gdofs, gdofs / n, cg_gflops, cg_gflops / n, n, n == 1 ? "" : "s");
     else
       fmt::print("kfem figure of merit: NO SCORE: failed {}\n", fmt::join(broken, ", "));
     return finish_bench(path, doc["points"]) != 0 || !broken.empty() ? 1 : 0;

@@ -78,8 +78,8 @@ int bench_scaling(const Deck& deck, const std::string& out_dir) {
   check_strategies(deck, base, strategies);
   const std::vector<int> counts = rank_counts(deck.scaling->ranks, world.size());
   if (counts.empty())
-    throw InputError(
-        fmt::format("bench.scaling.ranks: every count is above the {} ranks launched", world.size()));
+    throw InputError(fmt::format("bench.scaling.ranks: every count is above the {} rank{} launched",
+                                 world.size(), world.size() == 1 ? "" : "s"));
   std::vector<bool> modes;  // weak first
   if (deck.scaling->weak) modes.push_back(true);
   if (deck.scaling->strong) modes.push_back(false);

@@ -64,7 +64,7 @@ struct Overrides {
   double distort = -1;
   int refine = -1;
   int repetitions = -1, warmup = -1, elements_per_team = -1, order = -1;
-  bool no_solve = false, bench_solve = false;
+  bool no_solve = false, bench_solve = false, retune = false;
 };
 
 void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
@@ -76,10 +76,11 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
       ->allow_extra_args(false);
   cmd->add_option("--problem", o.problem, "elasticity or electrostatics");
   cmd->add_option("--order", o.order, "element order: prisms 1..7; tri3 and hex8 are 1")->check(at_least(1));
-  cmd->add_option("--mapping", o.mapping,
-                  "work mapping (repeatable): thread team (every family); hex8 only: element warp4 warp8 "
-                  "ppni4 ppni8 twokernel warp4-scratch warp4-atomic warp4-vreduce pairs (full), sym300 "
-                  "sym300x2 sympairs (lower triangle); or default")
+  cmd->add_option(
+         "--mapping", o.mapping,
+         "work mapping (repeatable): thread team (every family); hex8 only: element warp4 warp8 "
+         "ppni4 ppni8 twokernel warp4-scratch warp4-atomic warp4-vreduce pairs (full), sym300 "
+         "sym300x2 sympairs (lower triangle); default; or auto (run: the fastest verified, tuned and cached)")
       ->allow_extra_args(false);
   cmd->add_option("--target", o.target,
                   "where Ke goes for the generic mappings: index (per-element CSR index), search (row "
@@ -254,6 +255,7 @@ Deck load(const std::string& path, const Overrides& o) {
     d.operators = o.operators;
   }
   if (o.bench_solve) d.bench_solve = true;
+  if (o.retune) d.retune = true;
   if (!o.backend.empty()) d.backend = o.backend;
   if (!o.problem.empty()) d.problem = o.problem;
   if (o.order >= 0) {  // one order: the deck's meshes for it (if it maps orders to sizes) stay
@@ -370,6 +372,8 @@ int main(int argc, char** argv) {
   auto* run = app.add_subcommand("run", "assemble, verify, constrain and solve one problem; write a report");
   run->add_option("deck", deck_path, "input deck (YAML)");
   add_overrides(run, o, true);
+  run->add_flag("--retune", o.retune,
+                "with --mapping auto: time the candidates again rather than take the cached choice");
   auto* verify =
       app.add_subcommand("verify", "compare strategies' assembled matrices with the serial oracle");
   verify->add_option("deck", deck_path, "input deck (YAML)");

@@ -25,6 +25,7 @@
 #include "pipeline.hpp"
 #include "points.hpp"
 #include "rank_errors.hpp"
+#include "tuner.hpp"
 
 namespace kfem::app {
 using nlohmann::json;
@@ -64,6 +65,28 @@ void print_acoo(const json& a) {
       "({:.2f}x)\n",
       fmt_time(g["graph_s"]), fmt_time(g["element_data_s"]), fmt_time(g["assembly"]["stats"]["median"]),
       fmt_time(g["total_s"]), fmt_time(g["acoo_total_s"]), g["acoo_speedup"].get<double>());
+}
+
+// mapping auto: what won, against what, on what sample; or that the cache answered.
+void print_tuner(const json& t) {
+  if (t["source"] == "cache") {
+    fmt::print("  tuner         {} x {} from the cache {} (tuned {} on {}; --retune times again)\n",
+               t["mapping"].get<std::string>(), t["race"].get<std::string>(), t["cache"].get<std::string>(),
+               t["tuned_at"].get<std::string>(), t["sample"].get<std::string>());
+    return;
+  }
+  std::vector<std::pair<double, std::string>> passed;
+  for (const json& c : t["candidates"])
+    if (c["verification"] == "passed")
+      passed.emplace_back(c["median_s"].get<double>(),
+                          c["mapping"].get<std::string>() + " x " + c["race"].get<std::string>());
+  std::sort(passed.begin(), passed.end());
+  fmt::print(
+      "  tuner         {} x {}: the fastest of {} verified candidates ({} timed) on {}: {}{}; cached in {}\n",
+      t["mapping"].get<std::string>(), t["race"].get<std::string>(), passed.size(), t["candidates"].size(),
+      t["sample"].get<std::string>(), fmt_time(passed.front().first),
+      passed.size() > 1 ? fmt::format(" (next {} {})", passed[1].second, fmt_time(passed[1].first)) : "",
+      t["cache"].get<std::string>());
 }
 
 // A distributed point: set-up, every rank's share and times, the imbalance and the halo traffic.
@@ -171,6 +194,9 @@ json point_of(const Model& model, const Deck& deck, const PointRequest& req, con
 // Throws InputError for unknown names and for race acoo with a mapping it cannot push through.
 PointRequest request(const Deck& deck, const Model& model, const std::string& mapping,
                      const std::string& race, const std::string& scalar, const std::string& op) {
+  if (mapping == "auto")
+    throw InputError(
+        "mapping auto picks one strategy for kfem run; bench and verify compare the mappings named");
   const bool dev = device_backend(deck.backend);
   const bool acoo = is_acoo_race(race);
   PointRequest req{mapping_from_name(mapping, dev, model.mesh.cell),
@@ -231,6 +257,19 @@ int cmd_run(const Deck& given, OutputSet& outputs) {
   deck.export_solution = root ? outputs.temp(given.export_solution) : "";
   const Model model = model_of(deck.meshes.front(), deck);
   const Mesh& mesh = model.mesh;
+  std::optional<TunerChoice> tuned;
+  if (deck.mappings.front() == "auto") {  // rank 0 tunes on its device; every rank runs the choice
+    std::string choice;
+    if (root)
+      choice = or_abort_all(comm, [&] {
+        tuned = tune(model, deck, deck.races.front(), deck.scalars.front(), deck.retune);
+        return tuned->mapping + " " + tuned->race;
+      });
+    choice.resize(std::size_t(comm.max(std::int64_t(choice.size()))));
+    comm.broadcast_bytes(choice.data(), choice.size(), 0);
+    deck.mappings = {choice.substr(0, choice.find(' '))};
+    deck.races = {choice.substr(choice.find(' ') + 1)};
+  }
   PointRequest req = request(deck, model, deck.mappings.front(), deck.races.front(), deck.scalars.front(),
                              deck.operators.front());
   req.timed = true;
@@ -246,6 +285,7 @@ int cmd_run(const Deck& given, OutputSet& outputs) {
     return oracle_of(model, deck);
   });
   json res = point_of(model, deck, req, oracle);
+  if (tuned) res["tuner"] = tuned->report;
   const bool ok = !root || or_abort_all(comm, [&] { return report_run(deck, model, res, outputs); });
   return comm.max(std::int64_t(!ok)) == 0 ? 0 : 1;  // rank 0's verdict, on every rank
 }
@@ -273,6 +313,7 @@ bool report_run(const Deck& deck, const Model& model, const json& res, OutputSet
   fmt::print("  assembly      median {} (min {}, max {}, {} runs) = {:.3g} elements/s\n",
              fmt_time(a["median"]), fmt_time(a["min"]), fmt_time(a["max"]), a["count"].get<int>(),
              res["rates"]["elements_per_s"].get<double>());
+  if (res.contains("tuner")) print_tuner(res["tuner"]);
   if (res.contains("acoo")) print_acoo(res["acoo"]);
   if (res.contains("distributed")) print_ranks(res);
   const json& v = res["verification"];

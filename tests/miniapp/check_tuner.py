@@ -69,14 +69,17 @@ def main():
     atomic = tuned_run(kfem, work, env, "hex8-atomic", ["--mesh", "8x2x2", "--race", "atomic"], "tuned")
     if {c["race"] for c in atomic["candidates"]} != {"atomic"} or atomic["key"] == t["key"]:
         fail("hex8 --race atomic: candidates or key do not fix the race")
+    serial = tuned_run(kfem, work, env, "hex8-serial", ["--mesh", "8x2x2", "--backend", "serial"], "tuned")
+    if "| Serial |" not in serial["key"]:
+        fail(f"--backend serial: key {serial['key']} does not name the backend")
     prism = tuned_run(kfem, work, env, "prism2", ["--mesh", "prism:3x2x2", "--order", "2"], "tuned")
     if any(c["mapping"] in ("pairs", "element") for c in prism["candidates"]):
         fail("prism: hex8 fast paths among the candidates")
     tri = tuned_run(kfem, work, env, "tri3", [deck_tri3, "--mesh", "tri:8x4", "--scalar", "double"], "tuned")
     if {c["mapping"] for c in tri["candidates"]} != {"thread", "team"}:
         fail(f"tri3: candidates {sorted({c['mapping'] for c in tri['candidates']})}, expected thread and team")
-    if len(json.load(open(cache))["entries"]) != 4:
-        fail("the cache should hold 4 entries (hex8, hex8 atomic, prism p2, tri3)")
+    if len(json.load(open(cache))["entries"]) != 5:
+        fail("the cache should hold 5 entries (hex8, hex8 atomic, hex8 Serial, prism p2, tri3)")
 
     with open(cache, "w") as f:
         f.write("{ not json")
@@ -96,7 +99,7 @@ def main():
         point = json.load(open(report))["point"]
         if point["distributed"]["ranks"] != 2 or point["tuner"]["source"] != "cache":
             fail(f"mpirun -np 2: ranks {point['distributed']['ranks']}, tuner {point['tuner']['source']}")
-    print(f"tuner: hex8 chose {t['mapping']} x {t['race']} of 36; cache, --retune, fixed race, prism, tri3, "
+    print(f"tuner: hex8 chose {t['mapping']} x {t['race']} of 36; cache, --retune, fixed race, Serial, prism, tri3, "
           f"corrupt cache, refusal{', mpirun' if mpiexec else ''}: ok")
 
 

@@ -121,7 +121,7 @@ json point(const Exec& exec, const Model& model, const Deck& deck, const PointRe
       {"samples_s", samples}, {"stats", st}, {"includes", "zero values + element work + scatter"}};
   out["nnz"] = nnz;
   out["dofs"] = p.num_dofs();
-  if (req.timed) {  // nothing written, so nothing to reset between runs
+  if (req.timed && req.diagnostics) {  // nothing written, so nothing to reset between runs
     ScopedRegion r("kfem::element_computation");
     const std::vector<double> c = time_repeated(
         exec, deck.warmup, deck.repetitions, [] {}, [&] { assembler->compute_only(values); });
@@ -139,7 +139,7 @@ json point(const Exec& exec, const Model& model, const Deck& deck, const PointRe
   }
   out["verification"] = detail::verification(got, oracle, lower);
   if (!deck.export_matrix.empty() && req.exports) write_matrix_market(deck.export_matrix, got, lower);
-  if (req.timed) out["spmv"] = time_spmv(exec, target, values, got, lower, deck);
+  if (req.timed && req.diagnostics) out["spmv"] = time_spmv(exec, target, values, got, lower, deck);
 
   if (req.solve) {
     ScopedRegion r("kfem::solve");

@@ -16,11 +16,12 @@ namespace kfem::app {
 struct PointRequest {
   MappingKind mapping;
   RaceKind race;
-  TargetKind target;    // generic mappings
-  std::string scalar;   // float | double
-  std::string backend;  // as in with_backend
-  bool timed = true;    // warm-up + repetitions (bench) or a single assembly (verify)
-  bool solve = false;   // boundary conditions + CG + problem read-outs (run)
+  TargetKind target;        // generic mappings
+  std::string scalar;       // float | double
+  std::string backend;      // as in with_backend
+  bool timed = true;        // warm-up + repetitions (bench) or a single assembly (verify)
+  bool diagnostics = true;  // with timed: also the compute-only and SpMV timings (off for the tuner)
+  bool solve = false;       // boundary conditions + CG + problem read-outs (run)
   const BoundarySetup* boundary =
       nullptr;           // with solve: the caller's, built (and its names checked) before allocation
   bool exports = false;  // write the deck's output.export_* files (run, with or without --no-solve)

@@ -169,6 +169,7 @@ TunerChoice tune(const Model& model, const Deck& deck, const std::string& race, 
       try {  // a pairing the pipeline refuses (a-COO with a fast path) is recorded, not fatal
         PointRequest req = request(quick, sample, mapping, r, scalar);
         req.timed = true;
+        req.diagnostics = false;
         const json res = point_of(sample, quick, req, oracle);
         c["median_s"] = res["assembly"]["stats"]["median"];
         c["verification"] = res["verification"]["status"];
@@ -177,21 +178,26 @@ TunerChoice tune(const Model& model, const Deck& deck, const std::string& race, 
       }
       candidates.push_back(c);
     }
+  double fastest = std::numeric_limits<double>::infinity();
   for (const json& c : candidates)
-    if (c["verification"] == "passed" &&
-        (!best || c["median_s"].get<double>() < (*best)["median_s"].get<double>()))
-      best = &c;
+    if (c["verification"] == "passed") fastest = std::min(fastest, c["median_s"].get<double>());
+  // Within 1 % of the fastest is a tie (on a GPU, scatter is atomic underneath): the first in
+  // candidate order wins, so a retune does not flip between equals.
+  for (const json& c : candidates)
+    if (!best && c["verification"] == "passed" && c["median_s"].get<double>() <= 1.01 * fastest) best = &c;
   if (!best) throw InputError("mapping auto: no candidate passed verification on the sample");
-  json entry = {{"mapping", (*best)["mapping"]},
-                {"race", (*best)["race"]},
-                {"median_s", (*best)["median_s"]},
-                {"sample", sample.info["name"]},
-                {"sample_elements", sample.mesh.num_elements()},
-                {"candidates", candidates},
-                {"tuned_at", now_utc()},
-                {"why",
-                 "the fastest assembly median (1 warm-up, 3 runs) among the candidates that matched the "
-                 "sample's oracle"}};
+  json entry = {
+      {"mapping", (*best)["mapping"]},
+      {"race", (*best)["race"]},
+      {"median_s", (*best)["median_s"]},
+      {"sample", sample.info["name"]},
+      {"sample_elements", sample.mesh.num_elements()},
+      {"candidates", candidates},
+      {"tuned_at", now_utc()},
+      {"why",
+       "the fastest assembly median (1 warm-up, 3 runs) among the candidates that matched the "
+       "sample's oracle; within 1 % of it, the first candidate (registry order, then colored, atomic, "
+       "scatter)"}};
   if (!cache.contains("entries")) cache = {{"kfem_tuner", 1}, {"entries", json::object()}};
   cache["entries"][key] = entry;
   write_cache(path, cache);

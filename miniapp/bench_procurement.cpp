@@ -22,6 +22,7 @@
 #include "commands.hpp"
 #include "kfem/core/error.hpp"
 #include "output_files.hpp"
+#include "points.hpp"
 #include "rank_errors.hpp"
 
 namespace kfem::app {
@@ -71,7 +72,8 @@ int bench_procurement(const Deck& given, const std::string& out_dir) {
   check_mesh = stretched(check_mesh, n);
   std::vector<Strategy> candidates;
   for (const auto& mn : deck.mappings)
-    for (const auto& rn : deck.races) candidates.push_back({mn, rn, deck.scalars.front()});
+    for (const auto& rn : deck.races)
+      if (goes_with(mn, rn)) candidates.push_back({mn, rn, deck.scalars.front()});
   check_strategies(deck, scored_mesh, candidates);
 
   const std::string path = out_dir + "/results.json";

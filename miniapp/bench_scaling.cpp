@@ -14,6 +14,7 @@
 #include "commands.hpp"
 #include "kfem/core/error.hpp"
 #include "output_files.hpp"
+#include "points.hpp"
 #include "rank_errors.hpp"
 
 namespace kfem::app {
@@ -74,7 +75,8 @@ int bench_scaling(const Deck& deck, const std::string& out_dir) {
   std::vector<Strategy> strategies;
   for (const auto& sc : deck.scalars)
     for (const auto& mn : deck.mappings)
-      for (const auto& rn : deck.races) strategies.push_back({mn, rn, sc});
+      for (const auto& rn : deck.races)
+        if (goes_with(mn, rn)) strategies.push_back({mn, rn, sc});
   check_strategies(deck, base, strategies);
   const std::vector<int> counts = rank_counts(deck.scaling->ranks, world.size());
   if (counts.empty())

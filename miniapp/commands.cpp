@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "device_memory.hpp"
 #include "kfem/core/error.hpp"
 #include "kfem/mesh/box.hpp"
 #include "kfem/mesh/gmsh.hpp"
@@ -208,12 +209,37 @@ PointRequest request(const Deck& deck, const Model& model, const std::string& ma
                    acoo ? RaceKind::atomic : race_from_name(race, dev),
                    target_from_name(deck.target, model.dofs.order), scalar, deck.backend};
   req.acoo = acoo;
+  // Owner computes writes every value once: race none, its only pairing (default picks it).
+  if (!acoo && race == "default" && !pairs_with_kinds(req.mapping, req.race)) req.race = RaceKind::none;
+  if (!acoo && !pairs_with_kinds(req.mapping, req.race))
+    throw InputError("mapping " + mapping + " and race " + race +
+                     " do not go together: " + mismatch_reason(req.race != RaceKind::none));
   // a-COO defaults to the paper's thread per element (hex8's default mapping is a fast path)
   if (acoo && mapping == "default") req.mapping = MappingKind::thread;
   if (acoo) check_acoo_mapping(req.mapping);
   req.op = operator_from_name(op);
   req.ebe_atomic = race == "atomic";  // EbE products by colour otherwise, as in the paper
   return req;
+}
+
+static std::size_t count_pairings(const Deck& deck) {  // throws when none goes together
+  std::size_t n = 0;
+  for (const auto& mn : deck.mappings)
+    for (const auto& rn : deck.races) n += goes_with(mn, rn) ? 1 : 0;
+  if (n == 0)
+    throw InputError(
+        "no mapping x race pair of the deck goes together: mapping owner takes race none, the "
+        "other mappings colored, atomic or scatter");
+  return n;
+}
+
+bool goes_with(const std::string& mapping, const std::string& race) {
+  if (mapping == "default" || race == "default" || is_acoo_race(race)) return true;
+  try {
+    return pairs_with_kinds(mapping_from_name(mapping, false, CellType::hex8), race_from_name(race, false));
+  } catch (const InputError&) {
+    return true;  // an unknown name: request() says so
+  }
 }
 
 parallel::PartitionMethod partition_method(const Deck& deck, const MeshSpec& spec) {
@@ -238,6 +264,8 @@ int cmd_info() {
   fmt::print("{}\n", context_summary(ctx));
   fmt::print("mappings: {}\nraces:    {}\noperators: {}\n", fmt::join(mapping_names(), " "),
              fmt::join(race_names(), " "), fmt::join(operator_names(), " "));
+  const auto dev = ctx["device"].is_object() ? device_info() : std::nullopt;
+  for (const auto& l : hex8_capacity_lines(dev ? double(dev->free_bytes) : 0.0)) fmt::print("{}\n", l);
   if (!parallel::built_with_mpi()) {
     fmt::print("MPI: not built in (KFEM_ENABLE_MPI=OFF): one rank\n");
     return 0;
@@ -358,6 +386,7 @@ bool report_run(const Deck& deck, const Model& model, const json& res, OutputSet
 }  // namespace
 
 int cmd_verify(const Deck& deck) {
+  count_pairings(deck);
   int failures = 0;
   for (const auto& spec : deck.meshes) {
     Deck d = deck;
@@ -367,6 +396,7 @@ int cmd_verify(const Deck& deck) {
     for (const auto& sc : deck.scalars)
       for (const auto& mn : deck.mappings)
         for (const auto& rn : deck.races) {
+          if (!goes_with(mn, rn)) continue;
           PointRequest req = request(deck, model, mn, rn, sc);
           req.timed = false;
           const json res = point_of(model, d, req, oracle);
@@ -389,10 +419,10 @@ int cmd_bench(const Deck& deck, const std::string& out_dir) {
   // Operators only matter when the points solve.
   const std::vector<std::string> operators =
       deck.bench_solve ? deck.operators : std::vector<std::string>{"csr"};
+  const std::size_t pairings = count_pairings(deck);
   std::size_t total = 0;
   for (const int p : deck.orders)
-    total += deck.scalars.size() * deck.mappings.size() * deck.races.size() * operators.size() *
-             meshes_for(deck, p).size();
+    total += deck.scalars.size() * pairings * operators.size() * meshes_for(deck, p).size();
   json doc = {
       {"kfem_results", 1},
       {"deck", deck.source},
@@ -430,6 +460,7 @@ int cmd_bench(const Deck& deck, const std::string& out_dir) {
         for (const auto& mn : deck.mappings)
           for (const auto& rn : deck.races)
             for (const auto& on : operators) {
+              if (!goes_with(mn, rn)) continue;
               PointRequest req = request(deck, model, mn, rn, sc, on);
               req.solve = deck.bench_solve;
               req.boundary = boundary ? &*boundary : nullptr;

@@ -17,13 +17,15 @@ const std::vector<std::pair<std::string, MappingKind>> mappings = {
     {"sympairs", MappingKind::sympairs},       {"thread", MappingKind::thread},
     {"team", MappingKind::team},               {"reg-jac", MappingKind::reg_jac},
     {"reg-nojac", MappingKind::reg_nojac},     {"shm-jac", MappingKind::shm_jac},
-    {"shm-nojac", MappingKind::shm_nojac},     {"gemm", MappingKind::gemm}};
+    {"shm-nojac", MappingKind::shm_nojac},     {"gemm", MappingKind::gemm},
+    {"owner", MappingKind::owner}};
 const std::vector<std::pair<std::string, TargetKind>> targets = {{"index", TargetKind::index},
                                                                  {"search", TargetKind::search}};
 const std::vector<std::pair<std::string, Renumbering>> renumberings = {
     {"natural", Renumbering::natural}, {"random", Renumbering::random}, {"rcm", Renumbering::rcm}};
 const std::vector<std::pair<std::string, RaceKind>> races = {
-    {"colored", RaceKind::colored}, {"atomic", RaceKind::atomic}, {"scatter", RaceKind::scatter}};
+    {"colored", RaceKind::colored}, {"atomic", RaceKind::atomic}, {"scatter", RaceKind::scatter},
+    {"none", RaceKind::none}};
 const std::vector<std::pair<std::string, SolveOperator>> operators = {
     {"csr", SolveOperator::csr}, {"ebe-v1", SolveOperator::ebe_v1}, {"ebe-v2", SolveOperator::ebe_v2}};
 

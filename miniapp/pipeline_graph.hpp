@@ -5,7 +5,9 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "device_memory.hpp"
 #include "kfem/assembly/make_assembler.hpp"
+#include "kfem/report/context.hpp"
 #include "kfem/sparsity/lower.hpp"
 #include "names.hpp"
 #include "pipeline_detail.hpp"
@@ -18,15 +20,35 @@ std::unique_ptr<AssemblerBase<Exec, S>> prepare_graph_assembly(const Exec& exec,
                                                                nlohmann::json& setup) {
   const auto op = make_operator<Family, S>(deck);
   setup["mesh_to_device_s"] = upload_model(exec, model, p);
-  bool symmetric = false;
-  dispatch_entry<MappingRegistry>(
-      req.mapping, [&](auto e) { symmetric = stores_lower<typename decltype(e)::type>::value; });
+  bool symmetric = false, specialised = false;
+  dispatch_entry<MappingRegistry>(req.mapping, [&](auto e) {
+    symmetric = stores_lower<typename decltype(e)::type>::value;
+    specialised = decltype(e)::specialised;
+  });
   {
     ScopedRegion r("kfem::setup::graph");
     setup["graph_s"] = time_fenced(
         exec, [&] { p.graph = build_dof_graph(exec, p.dofs, model.dofs.num_nodes, model.components); });
-    if (symmetric)
+    if (symmetric) {
       setup["lower_graph_s"] = time_fenced(exec, [&] { p.lower = lower_triangle(exec, p.graph.dof); });
+      // Lower storage reads the node graph and its own pattern: the full pattern's columns (4 bytes
+      // per entry, as much as float values) would only take room from the largest mesh.
+      p.graph.dof.cols = {};
+    }
+  }
+  if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible) {
+    // The pattern is resident: what is still to come must fit in what is free now.
+    const fe::HostReference& ref = model.reference;
+    const MeshCounts counts{std::int64_t(model.mesh.num_elements()), model.dofs.num_nodes, model.components,
+                            model.dofs.nodes_per_element, ref.vertices};
+    const double per_element = specialised ? hex8_element_data_bytes(sizeof(S))
+                                           : generic_element_data_bytes(sizeof(S), ref.vertices, ref.nsh,
+                                                                        req.target == TargetKind::index);
+    const auto info = device_info();
+    check_point_memory(model.info.value("name", std::string("mesh")),
+                       point_memory(counts, p.graph.dof.nnz(), symmetric ? p.lower.nnz() : p.graph.dof.nnz(),
+                                    symmetric, sizeof(S), per_element, req.solve),
+                       info ? double(info->free_bytes) : 0.0);
   }
   bool colored = false;
   dispatch<RaceRegistry>(req.race, [&](auto race) { colored = decltype(race)::needs_coloring; });

@@ -15,6 +15,9 @@ Oracle oracle_of(const Model& model, const Deck& deck);  // none above bench.ver
 // Throws InputError for unknown names and for race acoo with a mapping it cannot push through.
 PointRequest request(const Deck& deck, const Model& model, const std::string& mapping,
                      const std::string& race, const std::string& scalar, const std::string& op = "csr");
+// False for a mapping x race pair of a deck's lists that cannot go together (owner with a race
+// handling, an element mapping with race none): benches and verify skip those and run the rest.
+bool goes_with(const std::string& mapping, const std::string& race);
 nlohmann::json point_of(const Model& model, const Deck& deck, const PointRequest& req, const Oracle& oracle);
 // parallel.partition: METIS for mesh files and RCB for boxes unless the deck names one.
 parallel::PartitionMethod partition_method(const Deck& deck, const MeshSpec& spec);

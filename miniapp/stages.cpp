@@ -112,15 +112,14 @@ json stages(const Exec& exec, const Model& model, const Deck& deck, const StageO
   const std::size_t in_scalars = nojac ? std::size_t(nq) * G : std::size_t(V) * D;  // per element
 
   // Elements per launch: the Ae output (and the inputs) of one launch fill the budget, as banas
-  // fill the GPU memory; Ae offsets must fit 32-bit slots.
+  // fill the GPU memory.
   const bool device = !lanes::on_host<Exec>;
   const std::optional<DeviceInfo> dev = device ? device_info() : std::nullopt;
   double budget = deck.launch_bytes > 0 ? deck.launch_bytes : double(device ? 16ull << 30 : 1ull << 30);
   if (deck.launch_bytes <= 0 && dev && dev->free_bytes > 0)
     budget = std::min(budget, 0.5 * double(dev->free_bytes));
   const double per_element = double(ke + in_scalars) * sizeof(S);
-  const double by_slots = std::floor(double(std::numeric_limits<slot_t>::max()) / double(ke));
-  const ordinal_t launch = ordinal_t(std::min({double(ne), std::floor(budget / per_element), by_slots}));
+  const ordinal_t launch = ordinal_t(std::min(double(ne), std::floor(budget / per_element)));
   if (launch < 1)
     throw InputError("bench.launch_bytes: " + std::to_string(budget) + " bytes hold no element matrix of " +
                      std::to_string(per_element) + " bytes");

@@ -158,13 +158,14 @@ TunerChoice tune(const Model& model, const Deck& deck, const std::string& race, 
   quick.verify_limit = std::numeric_limits<long>::max();
   quick.export_matrix.clear();
   const Oracle oracle = oracle_of(sample, quick);  // also caches the sample's greedy colouring
-  const std::vector<std::string> races = race == "default"
-                                             ? std::vector<std::string>{"colored", "atomic", "scatter"}
-                                             : std::vector<std::string>{race};
+  const std::vector<std::string> races =
+      race == "default" ? std::vector<std::string>{"colored", "atomic", "scatter", "none"}
+                        : std::vector<std::string>{race};
   json candidates = json::array();
   const json* best = nullptr;
   for (const std::string& mapping : candidate_mappings(model.mesh.cell))
     for (const std::string& r : races) {
+      if (!goes_with(mapping, r)) continue;
       json c = {{"mapping", mapping}, {"race", r}};
       try {  // a pairing the pipeline refuses (a-COO with a fast path) is recorded, not fatal
         PointRequest req = request(quick, sample, mapping, r, scalar);

@@ -35,6 +35,7 @@ int check_generic(const Exec& exec, const Mesh& mesh, const DofMap& dm, const fe
     {
       for_each_entry<RaceRegistry>([&](auto rentry) {
         for_each_entry<TargetRegistry>([&](auto tentry) {
+          if (!pairs_with_kinds(mentry.kind, rentry.kind)) return;  // race none: owner computes only
           SCOPED_TRACE(::testing::Message()
                        << Family::name << " p=" << href.order << " mapping " << int(mentry.kind) << " race "
                        << int(rentry.kind) << " target " << int(tentry.kind));

@@ -57,8 +57,11 @@ def main():
     env = dict(os.environ, KFEM_TUNER_CACHE=cache)
 
     t = tuned_run(kfem, work, env, "hex8", ["--mesh", "8x2x2"], "tuned")
-    if len(t["candidates"]) != 12 * 3:  # 10 full-storage fast paths + thread + team, x 3 races
-        fail(f"hex8: {len(t['candidates'])} candidates, expected 36")
+    # 10 full-storage element-centric fast paths + thread + team, x 3 races; owner x none
+    if len(t["candidates"]) != 12 * 3 + 1:
+        fail(f"hex8: {len(t['candidates'])} candidates, expected 37")
+    if not any(c["mapping"] == "owner" and c["race"] == "none" for c in t["candidates"]):
+        fail("hex8: owner x none is not among the candidates")
     entries = json.load(open(cache))["entries"]
     if t["key"] not in entries or entries[t["key"]]["mapping"] != t["mapping"]:
         fail(f"hex8: the cache {cache} does not hold the choice under {t['key']}")
@@ -100,7 +103,7 @@ def main():
         point = json.load(open(report))["point"]
         if point["distributed"]["ranks"] != 2 or point["tuner"]["source"] != "cache":
             fail(f"mpirun -np 2: ranks {point['distributed']['ranks']}, tuner {point['tuner']['source']}")
-    print(f"tuner: hex8 chose {t['mapping']} x {t['race']} of 36; cache, --retune, fixed race, Serial, prism, tri3, "
+    print(f"tuner: hex8 chose {t['mapping']} x {t['race']} of 37; cache, --retune, fixed race, Serial, prism, tri3, "
           f"corrupt cache, refusal{', mpirun' if mpiexec else ''}: ok")
 
 

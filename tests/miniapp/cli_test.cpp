@@ -36,8 +36,8 @@ using kfem::test::slurp;
 class miniapp : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("kfem_cli_" + std::to_string(::getpid()) + "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() / ("kfem_cli_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -49,8 +49,8 @@ class miniapp : public ::testing::Test {
 
   // Runs `kfem ARGS` inside the test directory; ARGS is shell text (our paths have no spaces).
   Outcome kfem(const std::string& args) const {
-    const std::string cmd = "cd '" + dir_.string() + "' && '" KFEM_EXE "' " + args + " >'" + path("stdout.txt") +
-                            "' 2>'" + path("stderr.txt") + "'";
+    const std::string cmd = "cd '" + dir_.string() + "' && '" KFEM_EXE "' " + args + " >'" +
+                            path("stdout.txt") + "' 2>'" + path("stderr.txt") + "'";
     const int status = std::system(cmd.c_str());
     Outcome o;
     o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -74,13 +74,16 @@ class miniapp : public ::testing::Test {
 TEST_F(miniapp, HelpExitsZeroAndListsSubcommands) {
   const Outcome o = kfem("--help");
   EXPECT_EQ(o.code, 0) << o.err;
-  for (const char* sub : {"info", "run", "verify", "bench"}) EXPECT_NE(o.out.find(sub), std::string::npos) << sub;
+  for (const char* sub : {"info", "run", "verify", "bench"})
+    EXPECT_NE(o.out.find(sub), std::string::npos) << sub;
   EXPECT_EQ(kfem("run --help").code, 0);
 }
 
 // CLI11 answers a lone unknown word with "A subcommand is required", without naming it, so only
 // the form of the message is checked here.
-TEST_F(miniapp, UnknownSubcommandIsOneLineError) { expect_one_error_line(kfem("frobnicate"), "kfem:"); }
+TEST_F(miniapp, UnknownSubcommandIsOneLineError) {
+  expect_one_error_line(kfem("frobnicate"), "kfem:");
+}
 
 TEST_F(miniapp, UnknownOptionIsOneLineError) {
   expect_one_error_line(kfem("run --frobnicate"), "--frobnicate");
@@ -156,6 +159,10 @@ TEST_F(miniapp, InfoPrintsKokkos) {
   const Outcome o = kfem("info");
   EXPECT_EQ(o.code, 0) << o.err;
   EXPECT_NE(o.out.find("Kokkos"), std::string::npos) << o.out;
+  // Memory per hex8 element, for each storage and scalar.
+  for (const char* s :
+       {"full storage, float", "full storage, double", "lower storage, float", "lower storage, double"})
+    EXPECT_NE(o.out.find(s), std::string::npos) << s << "\n" << o.out;
 }
 
 // ---- amorim (issue 13): race acoo and the EbE CG operators ----------------------------------------
@@ -287,9 +294,10 @@ TEST_F(amorim, Hex8ThroughAcooAndEbe) {
 // mesh.refine / --refine: a tri box refined twice is the box of 4x the divisions (same nodes, other
 // numbering), so both give the same field energy; refining a hex8 mesh is a one-line error.
 TEST_F(amorim, RefinedTriBoxIsTheFinerBox) {
-  write("deck.yaml",
-        "problem: electrostatics\nmesh: {size: 'tri:4x2', refine: 2}\nbc: {dirichlet: {xmin: 0.0, ymax: 1.0}}\n"
-        "solver: {tolerance: 1.0e-12}\n");
+  write(
+      "deck.yaml",
+      "problem: electrostatics\nmesh: {size: 'tri:4x2', refine: 2}\nbc: {dirichlet: {xmin: 0.0, ymax: 1.0}}\n"
+      "solver: {tolerance: 1.0e-12}\n");
   const auto [refined, u] = solve("--race acoo");
   const auto mesh = nlohmann::json::parse(slurp(path("r.json"))).at("mesh");
   EXPECT_EQ(mesh.at("name"), "tri:4x2+r2");

@@ -7,6 +7,7 @@
 #include <Kokkos_Core.hpp>
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "kfem/assembly/element_data.hpp"
@@ -41,6 +42,13 @@ struct Discard {
   }
 };
 
+// The writer of owner-computes mappings: each value has one writer, which stores it.
+template <class Values>
+struct StoreOnce {
+  Values v;
+  KOKKOS_INLINE_FUNCTION void operator()(slot_t s, typename Values::value_type x) const { v(s) = x; }
+};
+
 // Mappings that compute only Ke's lower triangle declare `static constexpr bool lower = true`.
 template <class M, class = void>
 struct stores_lower : std::false_type {};
@@ -58,13 +66,16 @@ class RaceDriven : public AssemblerBase<Exec, S> {
  protected:
   RaceDriven(const Exec& exec, const Problem<Exec>& p) : exec_(exec), runner_(Values()) {
     if (Race::needs_coloring) {
-      if (p.coloring.num_colors() < 1) throw std::logic_error("coloured race handling needs Problem::coloring");
+      if (p.coloring.num_colors() < 1)
+        throw std::logic_error("coloured race handling needs Problem::coloring");
       offsets_ = p.coloring.offsets;
     } else {
       offsets_ = {0, p.num_elements()};
     }
   }
-  const auto& launch_order(const Problem<Exec>& p) const { return Race::needs_coloring ? p.by_color : p.natural; }
+  const auto& launch_order(const Problem<Exec>& p) const {
+    return Race::needs_coloring ? p.by_color : p.natural;
+  }
 
   template <class Launch>
   void run(const Values& values, Launch&& launch) {
@@ -100,9 +111,10 @@ class Assembler final : public RaceDriven<Exec, Race, S> {
 
   Assembler(const Exec& exec, const Problem<Exec>& p, const Isotropic<S>& m, Mapping mapping = {})
       : RaceDriven<Exec, Race, S>(exec, p), material_(m), mapping_(mapping) {
-    if (Lower && p.lower.num_rows != p.graph.dof.num_rows) throw std::logic_error("symmetric mapping needs Problem::lower");
-    data_ = make_element_data<S, typename Mapping::layout, Lower>(exec, p.mesh.coords, p.mesh.conn, this->launch_order(p),
-                                                                  p.graph, Lower ? p.lower : p.graph.dof);
+    if (Lower && p.lower.num_rows != p.graph.dof.num_rows)
+      throw std::logic_error("symmetric mapping needs Problem::lower");
+    data_ = make_element_data<S, typename Mapping::layout, Lower>(
+        exec, p.mesh.coords, p.mesh.conn, this->launch_order(p), p.graph, Lower ? p.lower : p.graph.dof);
     exec.fence();
   }
 
@@ -117,12 +129,40 @@ class Assembler final : public RaceDriven<Exec, Race, S> {
     });
   }
   bool lower() const override { return Lower; }
-  double index_bytes_per_element() const override { return sizeof(slot_t) * (64 + 8); }
+  double index_bytes_per_element() const override { return sizeof(slot_t) * 64 + sizeof(row_length_t) * 8; }
   const Data& data() const { return data_; }
 
  private:
   Isotropic<S> material_;
   Mapping mapping_;
   Data data_;
+};
+
+// Owner-computes mappings (Mapping::owner_computes): every value is written once by the owner of
+// its row, so there is nothing to zero and no race to handle (race `none`).
+template <class Exec, class Mapping, class S>
+class OwnerAssembler final : public AssemblerBase<Exec, S> {
+ public:
+  using Values = typename AssemblerBase<Exec, S>::Values;
+
+  OwnerAssembler(const Exec& exec, const Problem<Exec>& p, const Isotropic<S>& m, Mapping mapping = {})
+      : exec_(exec), material_(m), mapping_(mapping), data_(Mapping::template make_data<S>(exec, p)) {
+    exec.fence();
+  }
+  void assemble(const Values& values) override {
+    mapping_.launch(exec_, data_, material_, StoreOnce<Values>{values});
+  }
+  void compute_only(const Values& values) override {
+    mapping_.launch(exec_, data_, material_, Discard<Values>{values});
+  }
+  bool lower() const override { return false; }
+  // Its entry in the 8 node-to-element lists; no per-element CSR index.
+  double index_bytes_per_element() const override { return sizeof(ordinal_t) * 8; }
+
+ private:
+  Exec exec_;
+  Isotropic<S> material_;
+  Mapping mapping_;
+  decltype(Mapping::template make_data<S>(std::declval<Exec>(), std::declval<Problem<Exec>>())) data_;
 };
 }  // namespace kfem

@@ -3,9 +3,7 @@
 // the mapping's choice: LayoutLeft when one thread owns an element, LayoutRight when a warp does.
 #pragma once
 #include <Kokkos_Core.hpp>
-#include <limits>
 
-#include "kfem/core/error.hpp"
 #include "kfem/sparsity/dof_graph.hpp"
 
 namespace kfem {
@@ -14,18 +12,19 @@ struct ElementData {
   using scalar_type = S;
   static constexpr bool lower = Lower;  // target is the lower triangle only (symmetric storage)
   ordinal_t num_elements = 0;
-  Kokkos::View<S* [24], Layout, MemorySpace> coords;      // x_a,j - x_0,j at 3a+j (see below)
+  Kokkos::View<S* [24], Layout, MemorySpace> coords;        // x_a,j - x_0,j at 3a+j (see below)
   Kokkos::View<ordinal_t* [8], Layout, MemorySpace> nodes;  // global node ids
   // The CSR index (kiran §4.1): 64 entries per element, the position of (3 n_a, 3 n_b) at 8a+b;
   // stride(e,a) is how much later the next component's row of node a starts, less its column offset.
   // Lower storage keeps only blocks with n_b <= n_a: (a,b) and (b,a) then hold the same position.
   Kokkos::View<slot_t* [64], Layout, MemorySpace> block;
-  Kokkos::View<slot_t* [8], Layout, MemorySpace> stride;
+  Kokkos::View<row_length_t* [8], Layout, MemorySpace> stride;
 
   // Position in the CSR value array of Ke(i, j); for lower storage, of the mirrored entry when
   // Ke(i, j) lies above the diagonal of the global matrix (Ke is symmetric, so its value is the same).
   KOKKOS_INLINE_FUNCTION slot_t slot(ordinal_t e, int i, int j) const {
-    if (Lower && (nodes(e, i / 3) < nodes(e, j / 3) || (i / 3 == j / 3 && i % 3 < j % 3))) return stored_slot(e, j, i);
+    if (Lower && (nodes(e, i / 3) < nodes(e, j / 3) || (i / 3 == j / 3 && i % 3 < j % 3)))
+      return stored_slot(e, j, i);
     return stored_slot(e, i, j);
   }
   // Position of Ke(i, j) known to be stored (always so for full storage).
@@ -35,7 +34,7 @@ struct ElementData {
   // How much later than block(e, 8a+b) the component-c row of that block starts. Lower: row 3n+c
   // of node n holds 3*(lower neighbours) + c + 1 columns; c*(c+1)/2 counts the diagonal-block
   // entries of the earlier component rows.
-  KOKKOS_INLINE_FUNCTION slot_t row_offset(ordinal_t e, int a, int c) const {
+  KOKKOS_INLINE_FUNCTION row_length_t row_offset(ordinal_t e, int a, int c) const {
     return c * stride(e, a) + (Lower ? c * (c + 1) / 2 : 0);
   }
 };
@@ -47,12 +46,12 @@ ElementData<S, Layout, typename Exec::memory_space, Lower> make_element_data(
     const Exec& exec, const Coords& coords, const Conn& conn, const Order& order,
     const DofGraph<typename Exec::memory_space>& g, const CsrGraph<typename Exec::memory_space>& target) {
   using Mem = typename Exec::memory_space;
-  if (target.nnz() > std::numeric_limits<slot_t>::max())
-    throw InputError("matrix has " + std::to_string(target.nnz()) + " entries, more than 32-bit CSR slots address");
   const ordinal_t ne = static_cast<ordinal_t>(order.extent(0));
   ElementData<S, Layout, Mem, Lower> d;
   d.num_elements = ne;
-  const auto alloc = [](const char* label) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)); };
+  const auto alloc = [](const char* label) {
+    return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label));
+  };
   d.coords = decltype(d.coords)(alloc("kfem::elem_coords"), ne);
   d.nodes = decltype(d.nodes)(alloc("kfem::elem_nodes"), ne);
   d.block = decltype(d.block)(alloc("kfem::csr_index"), ne);
@@ -61,23 +60,24 @@ ElementData<S, Layout, typename Exec::memory_space, Lower> make_element_data(
   const auto node_cols = g.node.cols;
   const auto rows = target.row_map;
   const auto out = d;
-  Kokkos::parallel_for("kfem::element_data", Kokkos::RangePolicy<Exec>(exec, 0, ne), KOKKOS_LAMBDA(ordinal_t e) {
-    const ordinal_t src = order(e);
-    const ordinal_t n0 = conn(src, 0);
-    for (int a = 0; a < 8; ++a) {
-      const ordinal_t na = conn(src, a);
-      out.nodes(e, a) = na;
-      // Relative to node 0, subtracted in double: J = sum_a dN_a x_a is translation invariant,
-      // and absolute coordinates (x ~ 16 m, h ~ 0.03 m) would cost float J ~3 digits to cancellation.
-      for (int j = 0; j < 3; ++j) out.coords(e, 3 * a + j) = S(coords(na, j) - coords(n0, j));
-      out.stride(e, a) = slot_t(rows(3 * na + 1) - rows(3 * na) - (Lower ? 1 : 0));
-      for (int b = 0; b < 8; ++b) {
-        ordinal_t r = na, c = conn(src, b);
-        if (Lower && c > r) r = c, c = na;  // the block lives in the row of the larger node
-        out.block(e, 8 * a + b) = slot_t(rows(3 * r) + 3 * position_in_row(node_rows, node_cols, r, c));
-      }
-    }
-  });
+  Kokkos::parallel_for(
+      "kfem::element_data", Kokkos::RangePolicy<Exec>(exec, 0, ne), KOKKOS_LAMBDA(ordinal_t e) {
+        const ordinal_t src = order(e);
+        const ordinal_t n0 = conn(src, 0);
+        for (int a = 0; a < 8; ++a) {
+          const ordinal_t na = conn(src, a);
+          out.nodes(e, a) = na;
+          // Relative to node 0, subtracted in double: J = sum_a dN_a x_a is translation invariant,
+          // and absolute coordinates (x ~ 16 m, h ~ 0.03 m) would cost float J ~3 digits to cancellation.
+          for (int j = 0; j < 3; ++j) out.coords(e, 3 * a + j) = S(coords(na, j) - coords(n0, j));
+          out.stride(e, a) = row_length_t(rows(3 * na + 1) - rows(3 * na) - (Lower ? 1 : 0));
+          for (int b = 0; b < 8; ++b) {
+            ordinal_t r = na, c = conn(src, b);
+            if (Lower && c > r) r = c, c = na;  // the block lives in the row of the larger node
+            out.block(e, 8 * a + b) = rows(3 * r) + 3 * position_in_row(node_rows, node_cols, r, c);
+          }
+        }
+      });
   return d;
 }
 }  // namespace kfem

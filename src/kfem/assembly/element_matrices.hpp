@@ -15,16 +15,17 @@ namespace kfem {
 template <class Exec, class Mapping, class Elements, class Op, class Values>
 void integrate_element_matrices(const Exec& exec, const Mapping& mapping, const Elements& els, const Op& op,
                                 ordinal_t first, ordinal_t count, const Values& out) {
-  const auto where = target::ElementMatrices::make(first, count, Op::components, els.ref.nsh);
+  const auto where = target::ElementMatrices::make(first, Op::components, els.ref.nsh);
   const std::size_t n = std::size_t(where.size());
-  if (out.extent(0) < std::size_t(count) * n * n) throw std::logic_error("element_matrices: output array too small");
+  if (out.extent(0) < std::size_t(count) * n * n)
+    throw std::logic_error("element_matrices: output array too small");
   mapping.launch(exec, els, op, where, first, first + count, race::Colored::Adder<Values>{out});
 }
 
 // The same on any out: zeroed here first.
 template <class Exec, class Mapping, class Elements, class Op, class Values>
-void element_matrices(const Exec& exec, const Mapping& mapping, const Elements& els, const Op& op, ordinal_t first,
-                      ordinal_t count, const Values& out) {
+void element_matrices(const Exec& exec, const Mapping& mapping, const Elements& els, const Op& op,
+                      ordinal_t first, ordinal_t count, const Values& out) {
   fill_zero(exec, out);
   integrate_element_matrices(exec, mapping, els, op, first, count, out);
 }

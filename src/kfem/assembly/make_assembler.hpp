@@ -60,6 +60,48 @@ M tuned(const AssemblerChoice& choice) {
   return mapping;
 }
 
+// One mapping with one race handling; a pair that does not go together (pairs_with) is refused.
+template <class Exec, class M, class R, class S, bool Pairs = pairs_with<M, R>,
+          bool Owner = owner_computes<M>::value>
+struct FastPath {
+  static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec&, const Problem<Exec>&, const Isotropic<S>&,
+                                                      const M&) {
+    throw InputError(mismatch_reason(Owner));
+  }
+};
+template <class Exec, class M, class R, class S>
+struct FastPath<Exec, M, R, S, true, false> {
+  static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec& exec, const Problem<Exec>& p,
+                                                      const Isotropic<S>& m, const M& mapping) {
+    return std::make_unique<Assembler<Exec, M, R, S>>(exec, p, m, mapping);
+  }
+};
+template <class Exec, class M, class R, class S>
+struct FastPath<Exec, M, R, S, true, true> {
+  static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec& exec, const Problem<Exec>& p,
+                                                      const Isotropic<S>& m, const M& mapping) {
+    return std::make_unique<OwnerAssembler<Exec, M, S>>(exec, p, m, mapping);
+  }
+};
+
+template <class Exec, class Family, class S, class Op, class M, class R, class T,
+          bool Pairs = pairs_with<M, R>>
+struct Generic {
+  template <class Ref>
+  static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec&, const Problem<Exec>&, const Ref&,
+                                                      const Op&, const M&) {
+    throw InputError(mismatch_reason(false));
+  }
+};
+template <class Exec, class Family, class S, class Op, class M, class R, class T>
+struct Generic<Exec, Family, S, Op, M, R, T, true> {
+  template <class Ref>
+  static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec& exec, const Problem<Exec>& p,
+                                                      const Ref& ref, const Op& op, const M& mapping) {
+    return std::make_unique<FamilyAssembler<Exec, Family, Op, M, R, T, S>>(exec, p, ref, op, mapping);
+  }
+};
+
 template <class Exec, class Family, class S, class Op, class ME>
 struct Build<Exec, Family, S, Op, ME, true, true> {  // a hex8 fast path: hex8's own element data
   template <class Ref>
@@ -68,7 +110,7 @@ struct Build<Exec, Family, S, Op, ME, true, true> {  // a hex8 fast path: hex8's
     using M = typename ME::type;
     std::unique_ptr<AssemblerBase<Exec, S>> out;
     dispatch<RaceRegistry>(choice.race, [&](auto race) {
-      out = std::make_unique<Assembler<Exec, M, decltype(race), S>>(exec, p, op.material, tuned<M>(choice));
+      out = FastPath<Exec, M, decltype(race), S>::make(exec, p, op.material, tuned<M>(choice));
     });
     return out;
   }
@@ -84,8 +126,8 @@ struct Build<Exec, Family, S, Op, ME, true, false> {  // a generic mapping: refe
     std::unique_ptr<AssemblerBase<Exec, S>> out;
     dispatch<RaceRegistry>(choice.race, [&](auto race) {
       dispatch<TargetRegistry>(choice.target, [&](auto target) {
-        out = std::make_unique<FamilyAssembler<Exec, Family, Op, M, decltype(race), decltype(target), S>>(
-            exec, p, ref, op, tuned<M>(choice));
+        out = Generic<Exec, Family, S, Op, M, decltype(race), decltype(target)>::make(exec, p, ref, op,
+                                                                                      tuned<M>(choice));
       });
     });
     return out;

@@ -10,6 +10,7 @@
 
 #include "kfem/assembly/mapping/banas_blocks.hpp"
 #include "kfem/assembly/mapping/gemm_blocks.hpp"
+#include "kfem/assembly/mapping/hex8_owner.hpp"
 #include "kfem/assembly/mapping/hex8_pairs.hpp"
 #include "kfem/assembly/mapping/hex8_ppni.hpp"
 #include "kfem/assembly/mapping/hex8_sym300.hpp"
@@ -18,6 +19,7 @@
 #include "kfem/assembly/mapping/hex8_warp.hpp"
 #include "kfem/assembly/race/atomic.hpp"
 #include "kfem/assembly/race/colored.hpp"
+#include "kfem/assembly/race/none.hpp"
 #include "kfem/assembly/race/scatter.hpp"
 #include "kfem/assembly/mapping/team_per_element.hpp"
 #include "kfem/assembly/mapping/thread_per_element.hpp"
@@ -28,9 +30,9 @@
 namespace kfem {
 enum class MappingKind {
   element, warp4, warp8, ppni4, ppni8, twokernel, warp4_scratch, warp4_atomic, warp4_vreduce, sym300, sym300x2, pairs, sympairs,
-  thread, team, reg_jac, reg_nojac, shm_jac, shm_nojac, gemm
+  thread, team, reg_jac, reg_nojac, shm_jac, shm_nojac, gemm, owner
 };
-enum class RaceKind { colored, atomic, scatter };
+enum class RaceKind { colored, atomic, scatter, none };
 enum class TargetKind { index, search };
 
 // A registry entry: the strategy's tag, its kind and the families it serves (none listed = every
@@ -67,6 +69,7 @@ using MappingRegistry = std::tuple<
     Entry<mapping::Hex8Sym300<2>, MappingKind::sym300x2, fe::Hex8>,
     Entry<mapping::Hex8Pairs<false>, MappingKind::pairs, fe::Hex8>,
     Entry<mapping::Hex8Pairs<true>, MappingKind::sympairs, fe::Hex8>,
+    Entry<mapping::Hex8Owner, MappingKind::owner, fe::Hex8>,
     Entry<mapping::ThreadPerElement, MappingKind::thread>,
     Entry<mapping::TeamPerElement, MappingKind::team>,
     // banas et al.'s prism integration kernels (Algorithms 3-4): generic code, listed for prisms.
@@ -78,7 +81,21 @@ using MappingRegistry = std::tuple<
 using RaceRegistry = std::tuple<
     Entry<race::Colored, RaceKind::colored>,
     Entry<race::Atomic, RaceKind::atomic>,
-    Entry<race::Scatter, RaceKind::scatter>>;
+    Entry<race::Scatter, RaceKind::scatter>,
+    Entry<race::None, RaceKind::none>>;
+// Owner-computes mappings write every value once and take race `none`; the element-centric ones
+// take any other race handling. `pairs_with` says whether a mapping and a race go together.
+template <class T, class = void>
+struct owner_computes : std::false_type {};
+template <class T>
+struct owner_computes<T, std::void_t<decltype(T::owner_computes)>> : std::bool_constant<T::owner_computes> {};
+template <class T, class = void>
+struct single_writer : std::false_type {};
+template <class T>
+struct single_writer<T, std::void_t<decltype(T::single_writer)>> : std::bool_constant<T::single_writer> {};
+template <class M, class R>
+inline constexpr bool pairs_with = owner_computes<M>::value == single_writer<R>::value;
+
 // Targets of the generic mappings (the hex8 fast paths carry their own 72-slot index).
 using TargetRegistry = std::tuple<
     Entry<target::Index, TargetKind::index>,
@@ -116,6 +133,20 @@ template <class Registry, class Kind, class F>
 bool dispatch(Kind kind, F&& f) {
   return std::apply([&](auto... entry) { return ((decltype(entry)::kind == kind ? (f(typename decltype(entry)::type{}), true) : false) || ...); },
                     Registry{});
+}
+
+// Why a mapping and a race do not go together, for every refusal (one wording everywhere).
+inline const char* mismatch_reason(bool owner_mapping) {
+  return owner_mapping ? "mapping owner writes every value once and takes race none"
+                       : "race none is for owner-computes mappings (owner)";
+}
+
+// Run-time form of pairs_with.
+inline bool pairs_with_kinds(MappingKind mapping, RaceKind race) {
+  bool owner = false, single = false;
+  dispatch<MappingRegistry>(mapping, [&](auto m) { owner = owner_computes<decltype(m)>::value; });
+  dispatch<RaceRegistry>(race, [&](auto r) { single = single_writer<decltype(r)>::value; });
+  return owner == single;
 }
 
 // Per-backend defaults: the fastest measured full-storage combination on every mesh and precision,

@@ -1,12 +1,14 @@
 // Index types shared by every module. Node and DOF ids fit in 32 bits up to ~700 M DOFs;
-// CSR offsets are 64-bit because mesh4's matrix already holds 0.53 G entries.
+// CSR offsets and value positions are 64-bit: mesh4's matrix already holds 0.53 G entries, and one
+// H200 holds ~35 M hex8 elements (8.5 G entries). Row lengths stay 32-bit (row_length_t).
 #pragma once
 #include <cstdint>
 
 namespace kfem {
-using ordinal_t = std::int32_t;  // node, element, DOF and column ids
-using offset_t = std::int64_t;   // CSR row offsets
-using slot_t = std::int32_t;     // a position in the CSR value array (checked to fit at setup)
+using ordinal_t = std::int32_t;     // node, element, DOF and column ids
+using offset_t = std::int64_t;      // CSR row offsets
+using slot_t = std::int64_t;        // a position in the CSR value array
+using row_length_t = std::int32_t;  // entries in one CSR row (a few thousand at most)
 
 inline constexpr int dofs_per_node = 3;
 inline constexpr int hex8_nodes = 8;

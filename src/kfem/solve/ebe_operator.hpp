@@ -354,15 +354,8 @@ class EbeV1 final : public EbeOperator<Exec, S> {
     const std::size_t nn = std::size_t(n_) * n_;
     const ordinal_t ne = els.num_elements;
     ke_ = Vec("kfem::ebe_element_matrices", nn * ne);
-    // ElementMatrices addresses one launch with 32-bit slots: chunks of elements keep to them.
-    const ordinal_t chunk =
-        ordinal_t(std::max<std::size_t>(1, std::size_t(std::numeric_limits<slot_t>::max()) / nn));
-    for (ordinal_t b = 0, e = 0; b < ne; b = e) {
-      e = b + std::min<ordinal_t>(chunk, ne - b);
-      const auto part = Kokkos::subview(ke_, Kokkos::make_pair(nn * b, nn * e));
-      mapping.launch(exec, els, op, target::ElementMatrices::make(b, e - b, Op::components, nsh_), b, e,
-                     ebe_detail::Store<decltype(part)>{part});
-    }
+    mapping.launch(exec, els, op, target::ElementMatrices::make(0, Op::components, nsh_), 0, ne,
+                   ebe_detail::Store<Vec>{ke_});
     exec.fence();
   }
 

@@ -10,7 +10,8 @@
 namespace kfem::target {
 // Slot of component pair (c, d) of a node block: the block's rows are `stride` slots apart.
 struct BlockRef {
-  slot_t base, stride;
+  slot_t base;
+  row_length_t stride;
   KOKKOS_INLINE_FUNCTION slot_t operator()(int c, int d) const { return base + c * stride + d; }
 };
 }  // namespace kfem::target

@@ -4,11 +4,8 @@
 // element), so high orders use `search`. No search at assembly time: one load per block.
 #pragma once
 #include <Kokkos_Core.hpp>
-#include <limits>
-#include <string>
 
 #include "kfem/assembly/target/block.hpp"
-#include "kfem/core/error.hpp"
 #include "kfem/sparsity/dof_graph.hpp"
 
 namespace kfem::target {
@@ -25,9 +22,10 @@ struct Slots {
   KOKKOS_INLINE_FUNCTION void operator()(ordinal_t e) const {
     for (int a = 0; a < n; ++a) {
       const ordinal_t na = nodes(e, a);
-      out.stride(e, a) = slot_t(rows(C * na + 1) - rows(C * na));
+      out.stride(e, a) = row_length_t(rows(C * na + 1) - rows(C * na));
       for (int b = 0; b < n; ++b)
-        out.block(e, a * n + b) = slot_t(rows(C * na) + C * position_in_row(node_rows, node_cols, na, nodes(e, b)));
+        out.block(e, a * n + b) =
+            slot_t(rows(C * na) + C * position_in_row(node_rows, node_cols, na, nodes(e, b)));
     }
   }
 };
@@ -37,28 +35,29 @@ template <class Layout, class MemorySpace>
 struct CsrIndex {
   static constexpr const char* name = "index";
   int nsh = 0;
-  Kokkos::View<slot_t**, Layout, MemorySpace> block;   // ne x N_sh^2
-  Kokkos::View<slot_t**, Layout, MemorySpace> stride;  // ne x N_sh
+  Kokkos::View<slot_t**, Layout, MemorySpace> block;         // ne x N_sh^2
+  Kokkos::View<row_length_t**, Layout, MemorySpace> stride;  // ne x N_sh
 
   KOKKOS_INLINE_FUNCTION BlockRef operator()(ordinal_t e, int a, int b) const {
     return {block(e, a * nsh + b), stride(e, a)};
   }
-  double bytes_per_element() const { return double(sizeof(slot_t)) * nsh * (nsh + 1); }
+  double bytes_per_element() const {
+    return double(sizeof(slot_t)) * nsh * nsh + double(sizeof(row_length_t)) * nsh;
+  }
 
   // nodes(e, a): global DOF node a of element e (launch order).
   template <class Exec, class Nodes>
   static CsrIndex make(const Exec& exec, const Nodes& nodes, const DofGraph<MemorySpace>& g) {
-    if (g.dof.nnz() > std::numeric_limits<slot_t>::max())
-      throw InputError("matrix has " + std::to_string(g.dof.nnz()) + " entries, more than 32-bit CSR slots address");
     CsrIndex t;
     const ordinal_t ne = static_cast<ordinal_t>(nodes.extent(0));
     const int n = t.nsh = static_cast<int>(nodes.extent(1));
     const int C = g.components;
-    t.block = decltype(t.block)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::csr_index"), ne, n * n);
+    t.block =
+        decltype(t.block)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::csr_index"), ne, n * n);
     t.stride = decltype(t.stride)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::csr_stride"), ne, n);
     Kokkos::parallel_for("kfem::csr_index", Kokkos::RangePolicy<Exec>(exec, 0, ne),
-                         index_detail::Slots<CsrIndex, Nodes, MemorySpace>{t, nodes, g.node.row_map, g.dof.row_map,
-                                                                           g.node.cols, n, C});
+                         index_detail::Slots<CsrIndex, Nodes, MemorySpace>{t, nodes, g.node.row_map,
+                                                                           g.dof.row_map, g.node.cols, n, C});
     return t;
   }
 };

@@ -4,11 +4,8 @@
 // list the kernels read anyway. The price is the search, paid once per block (not per entry).
 #pragma once
 #include <Kokkos_Core.hpp>
-#include <limits>
-#include <string>
 
 #include "kfem/assembly/target/block.hpp"
-#include "kfem/core/error.hpp"
 #include "kfem/sparsity/dof_graph.hpp"
 
 namespace kfem::target {
@@ -23,16 +20,14 @@ struct CsrSearch {
   KOKKOS_INLINE_FUNCTION BlockRef operator()(ordinal_t e, int a, int b) const {
     const ordinal_t na = nodes(e, a);
     const offset_t row = dof_rows(components * na);
-    return {slot_t(row + components * position_in_row(node_rows, node_cols, na, nodes(e, b))),
-            slot_t(dof_rows(components * na + 1) - row)};
+    return {row + components * position_in_row(node_rows, node_cols, na, nodes(e, b)),
+            row_length_t(dof_rows(components * na + 1) - row)};
   }
   // Its index data is the element's node list (which it searches with).
   double bytes_per_element() const { return double(sizeof(ordinal_t)) * nodes.extent(1); }
 
   template <class Exec, class Nodes>
   static CsrSearch make(const Exec&, const Nodes& launch_nodes, const DofGraph<MemorySpace>& g) {
-    if (g.dof.nnz() > std::numeric_limits<slot_t>::max())
-      throw InputError("matrix has " + std::to_string(g.dof.nnz()) + " entries, more than 32-bit CSR slots address");
     CsrSearch t;
     t.components = g.components;
     t.node_rows = g.node.row_map;

@@ -64,7 +64,7 @@ struct Overrides {
   double distort = -1;
   int refine = -1;
   int repetitions = -1, warmup = -1, elements_per_team = -1, order = -1;
-  bool no_solve = false, bench_solve = false, retune = false;
+  bool no_solve = false, bench_solve = false, retune = false, symmetric_blocks = false;
 };
 
 void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
@@ -116,6 +116,9 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
                   "warp mappings on a GPU: elements (warps) per block, 1..32")
       ->check(CLI::Range(1, 32));
   cmd->add_option("--warmup", o.warmup, "untimed warm-up runs")->check(at_least(0));
+  cmd->add_flag(
+      "--symmetric-blocks", o.symmetric_blocks,
+      "reg-jac, reg-nojac, shm-jac, shm-nojac: integrate only the blocks b <= a of Ke, mirror the rest");
   if (exports) {
     cmd->add_option("--report", o.report, "run report (JSON)");
     cmd->add_option("--export-matrix", o.export_matrix, "assembled stiffness before BCs, MatrixMarket");
@@ -273,6 +276,7 @@ Deck load(const std::string& path, const Overrides& o) {
   if (o.repetitions > 0) d.repetitions = o.repetitions;
   if (o.warmup >= 0) d.warmup = o.warmup;
   if (o.elements_per_team > 0) d.elements_per_team = o.elements_per_team;
+  if (o.symmetric_blocks) d.symmetric_blocks = true;
   if (!o.report.empty()) d.report = o.report;
   if (!o.export_matrix.empty()) d.export_matrix = o.export_matrix;
   if (!o.export_mesh.empty()) d.export_mesh = o.export_mesh;

@@ -194,6 +194,14 @@ void check_parameters(const Deck& d) {
   if (d.max_iterations < 1) bad("solver.max_iterations", std::to_string(d.max_iterations) + " (need >= 1)");
   if (!(d.distort >= 0) || !std::isfinite(d.distort))
     bad("mesh.distort", number(d.distort) + " (need a finite fraction of the element size >= 0)");
+  // Only banas' block mappings have the option (gemm is symmetric by construction): a deck that
+  // asks for it must name one of them, or the option would silently do nothing.
+  if (d.symmetric_blocks && std::none_of(d.mappings.begin(), d.mappings.end(),
+                                         [](const std::string& m) { return integrates_by_blocks(m); }))
+    bad("assembly.symmetric_blocks",
+        "true, but no mapping of the deck integrates by blocks (reg-jac, reg-nojac, shm-jac, shm-nojac; gemm "
+        "is "
+        "symmetric already)");
   if (d.warmup < 0) bad("bench.warmup", std::to_string(d.warmup) + " (need >= 0)");
   if (d.repetitions < 1)
     bad("bench.repetitions", std::to_string(d.repetitions) + " (need >= 1: nothing would be timed)");
@@ -372,7 +380,8 @@ Deck read_deck(const std::string& path) {
     r.get(l, "P", "load.P", d.force);
   }
   if (const auto a = root["assembly"]) {
-    r.keys(a, "assembly", {"mapping", "race", "scalar", "coloring", "elements_per_team", "target"});
+    r.keys(a, "assembly",
+           {"mapping", "race", "scalar", "coloring", "elements_per_team", "target", "symmetric_blocks"});
     r.get(a, "target", "assembly.target", d.target);
     if (d.target != "default" && d.target != "index" && d.target != "search")
       r.fail("assembly.target", "expected index, search or default");
@@ -385,6 +394,7 @@ Deck read_deck(const std::string& path) {
     r.get(a, "elements_per_team", "assembly.elements_per_team", d.elements_per_team);
     if (d.elements_per_team < 1 || d.elements_per_team > 32)
       r.fail("assembly.elements_per_team", "expected 1..32");
+    r.get(a, "symmetric_blocks", "assembly.symmetric_blocks", d.symmetric_blocks);
   }
   if (const auto s = root["solver"]) {
     r.keys(s, "solver", {"enabled", "tolerance", "max_iterations", "operator"});

@@ -61,6 +61,7 @@ struct Deck {
   std::vector<std::string> mappings{"default"}, races{"default"}, scalars{"double"};
   std::string coloring = "greedy";  // greedy | device
   int elements_per_team = 4;        // warp mappings on a GPU: warps (elements) per block
+  bool symmetric_blocks = false;    // banas mappings: integrate the blocks b <= a, mirror the rest
   std::string backend = "default";
   // parallel.partition under mpirun: metis | rcb | default (METIS for mesh files, RCB for boxes)
   std::string partition = "default";
@@ -75,7 +76,7 @@ struct Deck {
   long verify_limit = 3000000;  // elements above which the host oracle is skipped (reported as such)
   bool stages = false;  // bench.stages: banas' stage bench (element matrices to the host) instead of assembly
   double launch_bytes = 0;             // bench.launch_bytes: element-matrix output per launch; 0 = auto
-  bool retune = false;  // kfem run --retune: mapping auto times its candidates again
+  bool retune = false;                 // kfem run --retune: mapping auto times its candidates again
   std::optional<ScalingSpec> scaling;  // bench.scaling
   std::optional<ProcurementSpec> procurement;  // bench.procurement
   std::string report, export_matrix, export_mesh, export_solution;

@@ -70,6 +70,11 @@ RaceKind race_from_name(const std::string& name, bool device) {
   return lookup(races, name, "race handling", true, std::string(" ") + acoo_race);
 }
 std::string name_of(MappingKind k) { return reverse(mappings, k); }
+bool integrates_by_blocks(const std::string& mapping) {
+  for (const auto& [name, kind] : mappings)
+    if (name == mapping) return has_symmetric_blocks_kind(kind);
+  return false;
+}
 std::string name_of(RaceKind k) { return reverse(races, k); }
 std::vector<std::string> mapping_names() { return names(mappings); }
 Renumbering renumbering_from_name(const std::string& name) { return lookup(renumberings, name, "renumbering", false); }

@@ -16,8 +16,12 @@ RaceKind race_from_name(const std::string& name, bool device);
 // Race handling "acoo" (amorim's a-COO): row lists + consolidation, no colouring, no CSR pattern
 // (miniapp/pipeline_acoo.cpp).
 inline constexpr const char* acoo_race = "acoo";
-inline bool is_acoo_race(const std::string& name) { return name == acoo_race; }
+inline bool is_acoo_race(const std::string& name) {
+  return name == acoo_race;
+}
 std::string name_of(MappingKind k);
+// A mapping name (not "default" or "auto") whose kernels have the assembly.symmetric_blocks option.
+bool integrates_by_blocks(const std::string& mapping);
 std::string name_of(RaceKind k);
 std::vector<std::string> mapping_names();
 std::vector<std::string> race_names();  // the registry's and acoo

@@ -60,7 +60,8 @@ std::unique_ptr<AssemblerBase<Exec, S>> prepare_graph_assembly(const Exec& exec,
   setup["element_data_s"] = time_fenced(exec, [&] {
     const auto ref = fe::to_device<Family, S>(exec, model.reference);
     assembler = make_assembler<Exec, Family, S>(
-        exec, p, ref, op, AssemblerChoice{req.mapping, req.race, req.target, deck.elements_per_team});
+        exec, p, ref, op,
+        AssemblerChoice{req.mapping, req.race, req.target, deck.elements_per_team, deck.symmetric_blocks});
   });
   return assembler;
 }
@@ -77,6 +78,7 @@ nlohmann::json strategy_fields(const PointRequest& req, const Deck& deck) {
     warp = has_elements_per_team<typename ME::type>::value;
   });
   if (warp) out["elements_per_team"] = lanes::on_host<Exec> ? 1 : deck.elements_per_team;
+  if (has_symmetric_blocks_kind(req.mapping)) out["symmetric_blocks"] = deck.symmetric_blocks;
   if (!specialised) out["target"] = name_of(req.target);
   return out;
 }

@@ -69,21 +69,22 @@ struct is_banas<mapping::BanasBlocks<A, J>> : std::true_type {};
 // Kernel parameters (banas Tables 3-4) and the flops the kernel executes per element, from the
 // mapping's own rules. Generic mappings run the node-pair formulation of model_flops_per_element.
 template <class Exec, class S, class M>
-std::pair<json, double> kernel_parameters(const Model& model, ordinal_t launch) {
+std::pair<json, double> kernel_parameters(const Model& model, ordinal_t launch, bool symmetric) {
   constexpr int D = 3, V = 6;
   const int n = model.reference.nsh, nq = model.reference.nq;
   const double geometry = 2.0 * V * D * D + 45, combination = 57;  // as model_flops_per_element counts them
   json k = {{"team_scratch_max_bytes", Kokkos::TeamPolicy<Exec>::scratch_size_max(0)}};
   if constexpr (is_banas<M>::value) {
     const int max_team = M::template max_team_size<Exec>();
-    const mapping::BanasParameters b = M::template parameters<Exec, S, D>(n, V, launch, max_team);
+    const mapping::BanasParameters b = M::template parameters<Exec, S, D>(n, V, launch, max_team, symmetric);
     k.update({{"max_team_size", max_team},
+              {"symmetric_blocks", symmetric},
               {"team_size", b.team_size},
               {"parts", b.parts},
               {"blocks_per_thread", b.blocks_per_thread},
               {"elements_per_team", b.elements_per_team},
               {"scratch_bytes", b.scratch_bytes}});
-    return {k, M::executed_flops(n, nq, D, b, geometry, combination)};
+    return {k, M::executed_flops(n, nq, D, b, geometry, combination, symmetric)};
   } else if constexpr (std::is_same_v<M, mapping::GemmBlocks>) {
     const auto g = M::template parameters<Exec, S, D, V>(n);
     k.update({{"team_size", g.team_size},
@@ -124,7 +125,9 @@ json stages(const Exec& exec, const Model& model, const Deck& deck, const StageO
     throw InputError("bench.launch_bytes: " + std::to_string(budget) + " bytes hold no element matrix of " +
                      std::to_string(per_element) + " bytes");
   const ordinal_t launches = (ne + launch - 1) / launch;
-  auto [params, executed] = kernel_parameters<Exec, S, M>(model, launch);
+  M mapping{};
+  if constexpr (has_symmetric_blocks<M>::value) mapping.symmetric_blocks = deck.symmetric_blocks;
+  auto [params, executed] = kernel_parameters<Exec, S, M>(model, launch, deck.symmetric_blocks);
   params.update({{"elements_per_launch", launch},
                  {"launches", launches},
                  {"launch_budget_bytes", budget},
@@ -212,7 +215,8 @@ json stages(const Exec& exec, const Model& model, const Deck& deck, const StageO
       }
       {
         ScopedRegion r("kfem::stages::kernel");
-        t_kernel += time_fenced(exec, [&] { integrate_element_matrices(exec, M{}, els, op, 0, count, out); });
+        t_kernel +=
+            time_fenced(exec, [&] { integrate_element_matrices(exec, mapping, els, op, 0, count, out); });
       }
       {
         ScopedRegion r("kfem::stages::d2h");

@@ -31,7 +31,24 @@ int max_order() {
   return lanes::on_host<Exec> ? 4 : prism::max_order;
 }
 
-// Ke of every element by every prism mapping vs reference_prism_matrix; returns the mappings run.
+// The option variants of a mapping: as is, and with symmetric_blocks where it has the option.
+template <class M>
+std::vector<M> variants() {
+  std::vector<M> v(1);
+  if constexpr (has_symmetric_blocks<M>::value) {
+    v.emplace_back();
+    v.back().symmetric_blocks = true;
+  }
+  return v;
+}
+template <class M>
+bool symmetric_blocks(const M& m) {
+  if constexpr (has_symmetric_blocks<M>::value) return m.symmetric_blocks;
+  return false;
+}
+
+// Ke of every element by every prism mapping (and option variant) vs reference_prism_matrix;
+// returns the variants run. With symmetric_blocks, Ke must also be exactly symmetric.
 template <class Exec, class S>
 int check_element_matrices(const Exec& exec, int p) {
   using Mem = typename Exec::memory_space;
@@ -48,24 +65,32 @@ int check_element_matrices(const Exec& exec, int p) {
   int run = 0;
   for_each_entry<PrismMappingRegistry>([&](auto mentry) {
     using M = typename decltype(mentry)::type;
-    SCOPED_TRACE(::testing::Message() << M::name << " p=" << p);
-    auto els = make_family_elements<fe::Prism, S, typename M::layout>(exec, prob.mesh.coords, prob.mesh.conn,
-                                                                      prob.dofs, prob.natural, ref);
-    if constexpr (needs_host_jacobian<M>::value) prepare_host_jacobian(exec, els);
-    Kokkos::View<S*, Mem> out("Ae", ne * n * n);
-    Kokkos::deep_copy(out, S(-12345));  // poison: element_matrices zeroes what it writes
-    element_matrices(exec, M{}, els, op, 0, ne, out);
-    exec.fence();
-    const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
-    double worst = 0;
-    for (ordinal_t e = 0; e < ne; ++e) {
-      double scale = 0;
-      for (double v : want[e]) scale = std::max(scale, std::abs(v));
-      for (std::size_t i = 0; i < n * n; ++i)
-        worst = std::max(worst, std::abs(double(h(e * n * n + i)) - want[e][i]) / scale);
+    for (const M& mapping : variants<M>()) {
+      SCOPED_TRACE(::testing::Message()
+                   << M::name << " p=" << p << " symmetric_blocks " << symmetric_blocks(mapping));
+      auto els = make_family_elements<fe::Prism, S, typename M::layout>(
+          exec, prob.mesh.coords, prob.mesh.conn, prob.dofs, prob.natural, ref);
+      if constexpr (needs_host_jacobian<M>::value) prepare_host_jacobian(exec, els);
+      Kokkos::View<S*, Mem> out("Ae", ne * n * n);
+      Kokkos::deep_copy(out, S(-12345));  // poison: element_matrices zeroes what it writes
+      element_matrices(exec, mapping, els, op, 0, ne, out);
+      exec.fence();
+      const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+      double worst = 0;
+      std::size_t asymmetric = 0;
+      for (ordinal_t e = 0; e < ne; ++e) {
+        double scale = 0;
+        for (double v : want[e]) scale = std::max(scale, std::abs(v));
+        for (std::size_t i = 0; i < n * n; ++i)
+          worst = std::max(worst, std::abs(double(h(e * n * n + i)) - want[e][i]) / scale);
+        for (std::size_t i = 0; i < n; ++i)
+          for (std::size_t j = 0; j < i; ++j)
+            asymmetric += h(e * n * n + i * n + j) != h(e * n * n + j * n + i);
+      }
+      EXPECT_LE(worst, tolerance<S>());
+      if (symmetric_blocks(mapping)) EXPECT_EQ(asymmetric, 0u);
+      ++run;
     }
-    EXPECT_LE(worst, tolerance<S>());
-    ++run;
   });
   return run;
 }
@@ -85,30 +110,36 @@ void check_assembled(const Exec& exec, int p) {
     for_each_entry<RaceRegistry>([&](auto rentry) {
       for_each_entry<TargetRegistry>([&](auto tentry) {
         if (!pairs_with_kinds(mentry.kind, rentry.kind)) return;  // race none: owner computes only
-        SCOPED_TRACE(::testing::Message() << decltype(mentry)::type::name << " p=" << p << " race "
-                                          << int(rentry.kind) << " target " << int(tentry.kind));
-        const auto a = make_assembler<Exec, fe::Prism, S>(
-            exec, prob, ref, op, AssemblerChoice{mentry.kind, rentry.kind, tentry.kind});
-        Kokkos::deep_copy(values, S(-12345));
-        a->assemble(values);
-        exec.fence();
-        const MatrixDiff d = compare(kfem::to_host(prob.graph.dof, values), oracle);
-        EXPECT_TRUE(d.same_pattern);
-        EXPECT_LE(d.max_rel, tolerance<S>());
+        for (const bool sym : {false, true}) {
+          if (sym && !has_symmetric_blocks_kind(mentry.kind)) continue;
+          SCOPED_TRACE(::testing::Message()
+                       << decltype(mentry)::type::name << " p=" << p << " race " << int(rentry.kind)
+                       << " target " << int(tentry.kind) << " symmetric_blocks " << sym);
+          const auto a = make_assembler<Exec, fe::Prism, S>(
+              exec, prob, ref, op, AssemblerChoice{mentry.kind, rentry.kind, tentry.kind, 4, sym});
+          Kokkos::deep_copy(values, S(-12345));
+          a->assemble(values);
+          exec.fence();
+          const MatrixDiff d = compare(kfem::to_host(prob.graph.dof, values), oracle);
+          EXPECT_TRUE(d.same_pattern);
+          EXPECT_LE(d.max_rel, tolerance<S>());
+        }
       });
     });
   });
 }
 
 constexpr int prism_mappings = std::tuple_size_v<PrismMappingRegistry>;
+// Mappings with symmetric_blocks (banas' four) run twice.
+constexpr int prism_variants = prism_mappings + 4;
 
 TYPED_TEST(PrismIntegration, ElementMatricesDouble) {
   for (int p = 1; p <= max_order<TypeParam>(); ++p)
-    EXPECT_EQ(prism_mappings, (check_element_matrices<TypeParam, double>(TypeParam(), p)));
+    EXPECT_EQ(prism_variants, (check_element_matrices<TypeParam, double>(TypeParam(), p)));
 }
 TYPED_TEST(PrismIntegration, ElementMatricesFloat) {
   for (int p = 1; p <= max_order<TypeParam>(); ++p)
-    EXPECT_EQ(prism_mappings, (check_element_matrices<TypeParam, float>(TypeParam(), p)));
+    EXPECT_EQ(prism_variants, (check_element_matrices<TypeParam, float>(TypeParam(), p)));
 }
 TYPED_TEST(PrismIntegration, AssembledDouble) {
   for (int p = 1; p <= 2; ++p) check_assembled<TypeParam, double>(TypeParam(), p);
@@ -122,6 +153,24 @@ TEST(PrismIntegrationRegistry, ServesPrismsOnly) {
   EXPECT_TRUE(serves<fe::Prism>(MappingKind::shm_jac));
   EXPECT_FALSE(serves<fe::Hex8>(MappingKind::reg_nojac));
   EXPECT_FALSE(serves<fe::Tri3>(MappingKind::reg_jac));
+  EXPECT_TRUE(has_symmetric_blocks_kind(MappingKind::reg_nojac));
+  EXPECT_FALSE(has_symmetric_blocks_kind(MappingKind::gemm));  // symmetric by construction
+}
+
+// The lower-triangle block numbering covers every b <= a once, in order.
+TEST(PrismIntegrationRegistry, SymmetricBlockNumbering) {
+  using M = mapping::BanasBlocks<mapping::Accumulate::shared, mapping::Jacobian::device>;
+  for (const int n : {1, 2, 6, 18, 288}) {
+    long blk = 0;
+    for (int a = 0; a < n; ++a)
+      for (int b = 0; b <= a; ++b, ++blk) {
+        int ga = -1, gb = -1;
+        M::block_of(blk, n, true, ga, gb);
+        ASSERT_EQ(ga, a) << "n " << n << " block " << blk;
+        ASSERT_EQ(gb, b) << "n " << n << " block " << blk;
+      }
+    EXPECT_EQ(blk, M::block_count(n, true));
+  }
 }
 }  // namespace
 }  // namespace kfem::test

@@ -36,6 +36,7 @@ struct AssemblerChoice {
   RaceKind race;
   TargetKind target = TargetKind::index;  // generic mappings only
   int elements_per_team = 4;              // warp mappings on a GPU
+  bool symmetric_blocks = false;          // banas mappings: integrate the blocks b <= a only
 };
 
 namespace detail {
@@ -57,6 +58,7 @@ template <class M>
 M tuned(const AssemblerChoice& choice) {
   M mapping;
   if constexpr (has_elements_per_team<M>::value) mapping.elements_per_team = choice.elements_per_team;
+  if constexpr (has_symmetric_blocks<M>::value) mapping.symmetric_blocks = choice.symmetric_blocks;
   return mapping;
 }
 

@@ -149,6 +149,17 @@ inline bool pairs_with_kinds(MappingKind mapping, RaceKind race) {
   return owner == single;
 }
 
+// Mappings with the symmetric_blocks option (banas' block kernels: integrate b <= a, mirror the rest).
+template <class M, class = void>
+struct has_symmetric_blocks : std::false_type {};
+template <class M>
+struct has_symmetric_blocks<M, std::void_t<decltype(M::symmetric_blocks)>> : std::true_type {};
+inline bool has_symmetric_blocks_kind(MappingKind mapping) {
+  bool has = false;
+  dispatch<MappingRegistry>(mapping, [&](auto m) { has = has_symmetric_blocks<decltype(m)>::value; });
+  return has;
+}
+
 // Per-backend defaults: the fastest measured full-storage combination on every mesh and precision,
 // pairs with atomics on the H200 and pairs with colouring on 16 CPU cores (reports/runs/2026-11-21-*);
 // other families take the generic team mapping.

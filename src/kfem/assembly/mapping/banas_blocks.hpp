@@ -7,6 +7,8 @@
 // updates its blocks. REG keeps a thread's blocks in registers (one per thread on a GPU, so many
 // parts: the paper's redundant geometry and gradient work per part); SHM keeps several blocks per
 // thread in team scratch (fewer parts). Kernel parameters come from the device (parameters()).
+// symmetric_blocks (beyond the paper): only the blocks b <= a are integrated, each also written
+// mirrored as Ke_ba = Ke_ab^T (the operators are symmetric): about half the blocks and flops.
 #pragma once
 #include <Kokkos_Core.hpp>
 #include <cstddef>
@@ -16,6 +18,7 @@
 #include "kfem/assembly/lanes.hpp"
 #include "kfem/assembly/target/block.hpp"
 #include "kfem/core/error.hpp"
+#include "kfem/core/kokkos_compat.hpp"
 #include "kfem/core/types.hpp"
 #include "kfem/fe/operator.hpp"
 
@@ -35,9 +38,29 @@ struct BanasParameters {
 template <Accumulate Acc, Jacobian Jac>
 struct BanasBlocks {
   using layout = Kokkos::LayoutRight;  // a team reads one element's data at once
-  static constexpr const char* name = Acc == Accumulate::registers ? (Jac == Jacobian::device ? "reg-jac" : "reg-nojac")
-                                                                   : (Jac == Jacobian::device ? "shm-jac" : "shm-nojac");
+  static constexpr const char* name = Acc == Accumulate::registers
+                                          ? (Jac == Jacobian::device ? "reg-jac" : "reg-nojac")
+                                          : (Jac == Jacobian::device ? "shm-jac" : "shm-nojac");
   static constexpr bool host_geometry = Jac == Jacobian::host;  // FamilyElements::jacobian is needed
+  bool symmetric_blocks = false;
+
+  // Blocks a kernel integrates: all n^2, or the n (n + 1) / 2 with b <= a.
+  KOKKOS_INLINE_FUNCTION static long block_count(int n, bool symmetric) {
+    return symmetric ? long(n) * (n + 1) / 2 : long(n) * n;
+  }
+  // Block number blk -> (a, b): row-major over all blocks, or over the lower triangle (b <= a),
+  // blk = a (a + 1) / 2 + b, so consecutive threads still read consecutive b.
+  KOKKOS_INLINE_FUNCTION static void block_of(long blk, int n, bool symmetric, int& a, int& b) {
+    if (!symmetric) {
+      a = int(blk / n), b = int(blk % n);
+      return;
+    }
+    // A float root is within one of the row (blk < 2^24 here); the loops settle it exactly.
+    long r = long((kokkos_compat::sqrt(8.0f * float(blk) + 1.0f) - 1.0f) / 2.0f);
+    while (r * (r + 1) / 2 > blk) --r;
+    while ((r + 1) * (r + 2) / 2 <= blk) ++r;
+    a = int(r), b = int(blk - r * (r + 1) / 2);
+  }
 
   // Blocks in registers per thread: one on a GPU (the paper's REG), a strip of 4 on a host backend,
   // where a team is one thread and a single block per pass would repeat the point loop N_sh^2 times.
@@ -49,9 +72,10 @@ struct BanasBlocks {
   // Team size: the largest multiple of 64 up to 512 the device allows (fewer for small elements);
   // SHM: as many blocks per thread as the team scratch left after the per-point data holds.
   template <class Exec, class S, int D>
-  static BanasParameters parameters(int n, int vertices, ordinal_t elements, int max_team) {
+  static BanasParameters parameters(int n, int vertices, ordinal_t elements, int max_team,
+                                    bool symmetric = false) {
     BanasParameters k;
-    const long blocks = long(n) * n;
+    const long blocks = block_count(n, symmetric);
     const std::size_t fixed = sizeof(S) * (std::size_t(vertices) * D + 1 + D * D + std::size_t(n) * D);
     const std::size_t cap = std::size_t(Kokkos::TeamPolicy<Exec>::scratch_size_max(0));
     if (lanes::on_host<Exec>) {
@@ -65,11 +89,13 @@ struct BanasBlocks {
     const long per_pass = long(k.team_size) * (Acc == Accumulate::registers ? register_blocks<Exec>() : 1);
     if (Acc == Accumulate::shared) {
       // Fewer threads when even one block each does not fit (p >= 6 in double: 448 threads).
-      while (!lanes::on_host<Exec> && k.team_size > 64 && fixed + sizeof(S) * D * D * std::size_t(k.team_size) > cap)
+      while (!lanes::on_host<Exec> && k.team_size > 64 &&
+             fixed + sizeof(S) * D * D * std::size_t(k.team_size) > cap)
         k.team_size -= 64;
       if (fixed + sizeof(S) * D * D * std::size_t(k.team_size) > cap)
-        throw InputError(std::string(name) + ": " + std::to_string(k.team_size) + " threads need more team scratch than the device's " +
-                         std::to_string(cap) + " bytes");
+        throw InputError(std::string(name) + ": " + std::to_string(k.team_size) +
+                         " threads need more team scratch than the device's " + std::to_string(cap) +
+                         " bytes");
       const long fit = long((cap - fixed) / (sizeof(S) * D * D * std::size_t(k.team_size)));
       const long need = (blocks + per_pass - 1) / per_pass;
       k.blocks_per_thread = int(fit < need ? fit : need);
@@ -79,8 +105,8 @@ struct BanasBlocks {
       k.scratch_bytes = fixed;
     }
     if (k.scratch_bytes > cap)
-      throw InputError(std::string(name) + ": " + std::to_string(k.scratch_bytes) + " bytes of team scratch exceed the device's " +
-                       std::to_string(cap));
+      throw InputError(std::string(name) + ": " + std::to_string(k.scratch_bytes) +
+                       " bytes of team scratch exceed the device's " + std::to_string(cap));
     const long per_part = long(k.team_size) * k.blocks_per_thread;
     k.parts = int((blocks + per_part - 1) / per_part);
     // The paper minimises elements per team to keep the most teams active; Kokkos leagues are not
@@ -93,10 +119,13 @@ struct BanasBlocks {
 
   // Flops one element costs in these kernels, counted from the code: per part and point the
   // geometry (JAC only, `geometry` flops) and the gradients of all n shape functions (2 D^2 each);
-  // per point and block the weighted products (D + 2 D^2); per block the operator's combination.
-  static double executed_flops(int n, int nq, int D, const BanasParameters& k, double geometry, double combination) {
+  // per point and block the weighted products (D + 2 D^2); per block the operator's combination
+  // (symmetric: the integrated blocks' products; the mirrored block's combination costs the same).
+  static double executed_flops(int n, int nq, int D, const BanasParameters& k, double geometry,
+                               double combination, bool symmetric = false) {
     const double per_point = (Jac == Jacobian::device ? geometry : 0.0) + n * 2.0 * D * D;
-    return k.parts * nq * per_point + double(nq) * n * n * (D + 2.0 * D * D) + double(n) * n * combination;
+    const double blocks = double(block_count(n, symmetric));
+    return k.parts * nq * per_point + nq * blocks * (D + 2.0 * D * D) + double(n) * n * combination;
   }
 
   template <class Exec, class Elements, class Op, class Target, class Adder>
@@ -109,14 +138,16 @@ struct BanasBlocks {
     const int n = els.ref.num_nodes();
     if (Jac == Jacobian::host && els.jacobian.extent(0) != std::size_t(els.num_elements))
       throw std::logic_error(std::string(name) + ": the host-prepared Jacobian terms are missing");
-    const BanasParameters k = parameters<Exec, S, F::dim>(n, F::vertices, end - begin, max_team_size<Exec>());
+    const BanasParameters k =
+        parameters<Exec, S, F::dim>(n, F::vertices, end - begin, max_team_size<Exec>(), symmetric_blocks);
     const ordinal_t league = (end - begin + k.elements_per_team - 1) / k.elements_per_team;
     Policy policy(exec, league, k.team_size);
     // A named functor, not a lambda: nvcc 13 gives the extended lambdas of the four <Acc, Jac>
     // instantiations clashing tags (a null call on Serial in CUDA builds).
-    Kokkos::parallel_for(std::string("kfem::assemble[") + name + "]",
-                         policy.set_scratch_size(0, Kokkos::PerTeam(k.scratch_bytes)),
-                         Kernel<Exec, Elements, Op, Target, Adder>{els, op, where, add, begin, end, k});
+    Kokkos::parallel_for(
+        std::string("kfem::assemble[") + name + "]",
+        policy.set_scratch_size(0, Kokkos::PerTeam(k.scratch_bytes)),
+        Kernel<Exec, Elements, Op, Target, Adder>{els, op, where, add, begin, end, k, symmetric_blocks});
   }
 
   template <class Exec, class Elements, class Op, class Target, class Adder>
@@ -133,17 +164,18 @@ struct BanasBlocks {
     Adder add;
     ordinal_t begin, end;
     BanasParameters k;
+    bool sym;
 
     KOKKOS_INLINE_FUNCTION void operator()(const Member& t) const {
       const int n = els.ref.num_nodes(), nq = els.ref.num_qp();
       const int ept = k.elements_per_team, bpt = k.blocks_per_thread, parts = k.parts;
       const std::size_t scratch = k.scratch_bytes;
       S* const X = static_cast<S*>(t.team_scratch(0).get_shmem(scratch));  // vertices
-      S* const W = X + V * D;                                               // w det J, J^-1 at the point
-      S* const Gq = W + G;                                                  // n x D physical gradients
-      S* const Acc2 = Gq + n * D;                                           // SHM: team x bpt blocks
+      S* const W = X + V * D;                                              // w det J, J^-1 at the point
+      S* const Gq = W + G;                                                 // n x D physical gradients
+      S* const Acc2 = Gq + n * D;                                          // SHM: team x bpt blocks
       const int tid = t.team_rank(), ts = t.team_size();
-      const long blocks = long(n) * n;
+      const long blocks = block_count(n, sym);
       const auto acc = add.access();
       for (int k2 = 0; k2 < ept; ++k2) {
         const ordinal_t e = begin + ordinal_t(t.league_rank()) * ept + k2;
@@ -160,7 +192,8 @@ struct BanasBlocks {
               for (int i = 0; i < D * D; ++i) Acc2[(j * ts + tid) * D * D + i] = S(0);
           for (int q = 0; q < nq; ++q) {
             if (read_jacobian) {
-              Kokkos::parallel_for(Kokkos::TeamThreadRange(t, G), [&](int i) { W[i] = els.jacobian(e, q, i); });
+              Kokkos::parallel_for(Kokkos::TeamThreadRange(t, G),
+                                   [&](int i) { W[i] = els.jacobian(e, q, i); });
             } else {
               Kokkos::single(Kokkos::PerTeam(t), [&]() {
                 S Jinv[D][D];
@@ -178,7 +211,8 @@ struct BanasBlocks {
             for (int j = 0; j < (shm ? bpt : RB); ++j) {
               const long blk = first + long(j) * ts + tid;  // consecutive threads, consecutive blocks
               if (blk >= blocks) break;
-              const int a = int(blk / n), b = int(blk % n);
+              int a, b;
+              block_of(blk, n, sym, a, b);
               S* out = shm ? Acc2 + (j * ts + tid) * D * D : &R[j].v[0][0];
               for (int i = 0; i < D; ++i) {
                 const S ga = w * Gq[a * D + i];
@@ -190,14 +224,23 @@ struct BanasBlocks {
           for (int j = 0; j < (shm ? bpt : RB); ++j) {
             const long blk = first + long(j) * ts + tid;
             if (blk >= blocks) break;
-            const int a = int(blk / n), b = int(blk % n);
+            int a, b;
+            block_of(blk, n, sym, a, b);
             fe::Products<S, D> A;
             const S* in = shm ? Acc2 + (j * ts + tid) * D * D : &R[j].v[0][0];
             for (int i = 0; i < D; ++i)
               for (int l = 0; l < D; ++l) A.v[i][l] = in[i * D + l];
             const auto to = where(e, a, b);
+            // symmetric: a diagonal block takes its upper half for both (A_aa is symmetric only to
+            // rounding), so that Ke comes out exactly symmetric
+            const bool diagonal = sym && a == b;
             for (int c = 0; c < C; ++c)
-              for (int d = 0; d < C; ++d) acc(to(c, d), op(A, c, d));
+              for (int d = 0; d < C; ++d) acc(to(c, d), diagonal && c > d ? op(A, d, c) : op(A, c, d));
+            if (sym && a != b) {  // Ke_ba(c, d) = Ke_ab(d, c)
+              const auto mirror = where(e, b, a);
+              for (int c = 0; c < C; ++c)
+                for (int d = 0; d < C; ++d) acc(mirror(c, d), op(A, d, c));
+            }
           }
         }
         t.team_barrier();  // X is reloaded for the next element

@@ -143,14 +143,22 @@ struct BanasBlocks {
     const ordinal_t league = (end - begin + k.elements_per_team - 1) / k.elements_per_team;
     Policy policy(exec, league, k.team_size);
     // A named functor, not a lambda: nvcc 13 gives the extended lambdas of the four <Acc, Jac>
-    // instantiations clashing tags (a null call on Serial in CUDA builds).
-    Kokkos::parallel_for(
-        std::string("kfem::assemble[") + name + "]",
-        policy.set_scratch_size(0, Kokkos::PerTeam(k.scratch_bytes)),
-        Kernel<Exec, Elements, Op, Target, Adder>{els, op, where, add, begin, end, k, symmetric_blocks});
+    // instantiations clashing tags (a null call on Serial in CUDA builds). symmetric_blocks picks a
+    // kernel of its own: a run-time flag cost the full kernel registers in double (reg-nojac 40 ->
+    // 48 per thread: 2 instead of 3 teams of 512 per SM).
+    policy.set_scratch_size(0, Kokkos::PerTeam(k.scratch_bytes));
+    const std::string label =
+        std::string("kfem::assemble[") + name + (symmetric_blocks ? ",symmetric]" : "]");
+    if (symmetric_blocks)
+      Kokkos::parallel_for(
+          label, policy, Kernel<Exec, Elements, Op, Target, Adder, true>{els, op, where, add, begin, end, k});
+    else
+      Kokkos::parallel_for(
+          label, policy,
+          Kernel<Exec, Elements, Op, Target, Adder, false>{els, op, where, add, begin, end, k});
   }
 
-  template <class Exec, class Elements, class Op, class Target, class Adder>
+  template <class Exec, class Elements, class Op, class Target, class Adder, bool Sym>
   struct Kernel {
     using S = typename Elements::scalar_type;
     using F = typename Elements::family;
@@ -164,7 +172,7 @@ struct BanasBlocks {
     Adder add;
     ordinal_t begin, end;
     BanasParameters k;
-    bool sym;
+    static constexpr bool sym = Sym;
 
     KOKKOS_INLINE_FUNCTION void operator()(const Member& t) const {
       const int n = els.ref.num_nodes(), nq = els.ref.num_qp();

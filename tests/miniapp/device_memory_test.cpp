@@ -47,7 +47,8 @@ TEST(DeviceMemory, IndexTargetCostsItsSlots) {
   // Prism p = 2: 18 DOF nodes, 6 vertices; the index holds 18^2 slots and 18 row lengths.
   EXPECT_DOUBLE_EQ(generic_element_data_bytes(8, 6, 18, true) - generic_element_data_bytes(8, 6, 18, false),
                    18.0 * 18 * 8 + 18 * 4);
-  EXPECT_DOUBLE_EQ(hex8_element_data_bytes(8), 24 * 8 + 8 * 4 + 64 * 8 + 8 * 4);
+  // hex8: coordinates, node ids, 8 row starts, 64 16-bit block offsets, 8 row lengths.
+  EXPECT_DOUBLE_EQ(hex8_element_data_bytes(8), 24 * 8 + 8 * 4 + 8 * 8 + 64 * 2 + 8 * 4);
 }
 
 TEST(DeviceMemory, RefusalNamesTheSizes) {

@@ -2,7 +2,9 @@
 // (ElementData::slot) checked entry by entry in both layouts.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <string>
+#include <utility>
 
 #include "assembly/fixture.hpp"
 #include "backends.hpp"
@@ -59,7 +61,7 @@ TYPED_TEST(Sparsity, DeviceGraphEqualsOraclePattern) {
 
 // Every slot(e,i,j) must land in row 3*node(i/3)+i%3 at column 3*node(j/3)+j%3; elements are
 // taken in a non-trivial (reversed) order so `order` is exercised too.
-template <class Layout, class Exec>
+template <class Layout, bool Lower = false, class Exec>
 void check_element_index(const Exec& exec, const Mesh& mesh) {
   using Mem = typename Exec::memory_space;
   const Problem<Exec> p = make_problem(exec, mesh);
@@ -68,34 +70,38 @@ void check_element_index(const Exec& exec, const Mesh& mesh) {
   const auto horder = Kokkos::create_mirror_view(order);
   for (ordinal_t e = 0; e < ne; ++e) horder(e) = ne - 1 - e;
   Kokkos::deep_copy(exec, order, horder);
-  const auto d = make_element_data<double, Layout>(exec, p.mesh.coords, p.mesh.conn, order, p.graph, p.graph.dof);
+  const auto& target = Lower ? p.lower : p.graph.dof;
+  const auto d =
+      make_element_data<double, Layout, Lower>(exec, p.mesh.coords, p.mesh.conn, order, p.graph, target);
   exec.fence();
 
-  ElementData<double, Layout, Kokkos::HostSpace> h;  // host mirror so slot() runs here
+  ElementData<double, Layout, Kokkos::HostSpace, Lower> h;  // host mirror so slot() runs here
   h.num_elements = d.num_elements;
   h.coords = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.coords);
   h.nodes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.nodes);
+  h.row = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.row);
   h.block = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.block);
   h.stride = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.stride);
-  const auto rows = to_vector(p.graph.dof.row_map);
-  const auto cols = to_vector(p.graph.dof.cols);
+  const auto rows = to_vector(target.row_map);
+  const auto cols = to_vector(target.cols);
 
   ASSERT_EQ(h.num_elements, ne);
   for (ordinal_t e = 0; e < ne; ++e) {
     const auto& el = mesh.elements[ne - 1 - e];
     for (int a = 0; a < 8; ++a) {
       ASSERT_EQ(h.nodes(e, a), el[a]) << "element " << e;
-      for (int j = 0; j < 3; ++j) ASSERT_EQ(h.coords(e, 3 * a + j), mesh.nodes[el[a]][j] - mesh.nodes[el[0]][j]);  // relative to node 0
+      for (int j = 0; j < 3; ++j)
+        ASSERT_EQ(h.coords(e, 3 * a + j), mesh.nodes[el[a]][j] - mesh.nodes[el[0]][j]);  // relative to node 0
     }
-    for (int i = 0; i < 24; ++i) {
-      const ordinal_t row = 3 * el[i / 3] + i % 3;
+    for (int i = 0; i < 24; ++i)
       for (int j = 0; j < 24; ++j) {
+        ordinal_t row = 3 * el[i / 3] + i % 3, col = 3 * el[j / 3] + j % 3;
+        if (Lower && col > row) std::swap(row, col);  // lower storage holds the mirrored entry
         const offset_t s = h.slot(e, i, j);
         ASSERT_GE(s, rows[row]) << "e " << e << " (" << i << "," << j << ") outside row " << row;
         ASSERT_LT(s, rows[row + 1]) << "e " << e << " (" << i << "," << j << ") outside row " << row;
-        ASSERT_EQ(cols[s], 3 * el[j / 3] + j % 3) << "e " << e << " (" << i << "," << j << ")";
+        ASSERT_EQ(cols[s], col) << "e " << e << " (" << i << "," << j << ")";
       }
-    }
   }
 }
 
@@ -110,6 +116,37 @@ TYPED_TEST(Sparsity, ElementIndexLayoutRight) {
   for (const Case& c : meshes()) {
     SCOPED_TRACE(c.name);
     check_element_index<Kokkos::LayoutRight>(TypeParam(), c.mesh);
+  }
+}
+
+TYPED_TEST(Sparsity, ElementIndexLowerStorage) {
+  for (const Case& c : meshes()) {
+    SCOPED_TRACE(c.name);
+    check_element_index<Kokkos::LayoutRight, true>(TypeParam(), c.mesh);
+    check_element_index<Kokkos::LayoutLeft, true>(TypeParam(), c.mesh);
+  }
+}
+
+// A block's place in its row is 16-bit: a node with more neighbours than that addresses is refused
+// with the count named, not wrapped. 3200 elements share node 0 (22,401 neighbours, itself included).
+TYPED_TEST(Sparsity, ElementIndexRefusesTooManyNeighbours) {
+  const TypeParam exec;
+  Mesh fan;
+  fan.nodes.assign(1 + 7 * 3200, {0.0, 0.0, 0.0});
+  for (ordinal_t e = 0; e < 3200; ++e) {
+    std::array<ordinal_t, max_cell_vertices> el{};
+    el[0] = 0;
+    for (int a = 1; a < 8; ++a) el[a] = 1 + 7 * e + (a - 1);
+    fan.elements.push_back(el);
+  }
+  const Problem<TypeParam> p = make_problem(exec, fan);
+  try {
+    make_element_data<double, Kokkos::LayoutRight>(exec, p.mesh.coords, p.mesh.conn, p.natural, p.graph,
+                                                   p.graph.dof);
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("the hex8 element index holds at most 21846"), std::string::npos)
+        << e.what();
   }
 }
 }  // namespace

@@ -3,7 +3,10 @@
 // the mapping's choice: LayoutLeft when one thread owns an element, LayoutRight when a warp does.
 #pragma once
 #include <Kokkos_Core.hpp>
+#include <limits>
+#include <string>
 
+#include "kfem/core/error.hpp"
 #include "kfem/sparsity/dof_graph.hpp"
 
 namespace kfem {
@@ -14,10 +17,14 @@ struct ElementData {
   ordinal_t num_elements = 0;
   Kokkos::View<S* [24], Layout, MemorySpace> coords;        // x_a,j - x_0,j at 3a+j (see below)
   Kokkos::View<ordinal_t* [8], Layout, MemorySpace> nodes;  // global node ids
-  // The CSR index (kiran §4.1): 64 entries per element, the position of (3 n_a, 3 n_b) at 8a+b;
+  // The CSR index (kiran §4.1), split so that it stays small past 2^31 entries: row(e, a) is the
+  // position of row 3 n_a's first entry, block(e, 8a+b) how far along that row the block (n_a, n_b)
+  // starts (3x n_b's place among n_a's neighbours). 64-bit slots for all 64 blocks cost mesh4 3-10 %
+  // in index traffic; this layout reads 8 x 8 + 64 x 2 bytes instead of 64 x 8.
   // stride(e,a) is how much later the next component's row of node a starts, less its column offset.
-  // Lower storage keeps only blocks with n_b <= n_a: (a,b) and (b,a) then hold the same position.
-  Kokkos::View<slot_t* [64], Layout, MemorySpace> block;
+  // Lower storage keeps only blocks with n_b <= n_a; the others are never read (slot() mirrors them).
+  Kokkos::View<slot_t* [8], Layout, MemorySpace> row;
+  Kokkos::View<block_offset_t* [64], Layout, MemorySpace> block;
   Kokkos::View<row_length_t* [8], Layout, MemorySpace> stride;
 
   // Position in the CSR value array of Ke(i, j); for lower storage, of the mirrored entry when
@@ -29,7 +36,11 @@ struct ElementData {
   }
   // Position of Ke(i, j) known to be stored (always so for full storage).
   KOKKOS_INLINE_FUNCTION slot_t stored_slot(ordinal_t e, int i, int j) const {
-    return block(e, 8 * (i / 3) + j / 3) + row_offset(e, i / 3, i % 3) + j % 3;
+    return block_start(e, i / 3, j / 3) + row_offset(e, i / 3, i % 3) + j % 3;
+  }
+  // Position of the block (n_a, n_b): its first entry in row 3 n_a.
+  KOKKOS_INLINE_FUNCTION slot_t block_start(ordinal_t e, int a, int b) const {
+    return row(e, a) + block(e, 8 * a + b);
   }
   // How much later than block(e, 8a+b) the component-c row of that block starts. Lower: row 3n+c
   // of node n holds 3*(lower neighbours) + c + 1 columns; c*(c+1)/2 counts the diagonal-block
@@ -54,14 +65,17 @@ ElementData<S, Layout, typename Exec::memory_space, Lower> make_element_data(
   };
   d.coords = decltype(d.coords)(alloc("kfem::elem_coords"), ne);
   d.nodes = decltype(d.nodes)(alloc("kfem::elem_nodes"), ne);
+  d.row = decltype(d.row)(alloc("kfem::csr_row"), ne);
   d.block = decltype(d.block)(alloc("kfem::csr_index"), ne);
   d.stride = decltype(d.stride)(alloc("kfem::csr_stride"), ne);
   const auto node_rows = g.node.row_map;
   const auto node_cols = g.node.cols;
   const auto rows = target.row_map;
   const auto out = d;
-  Kokkos::parallel_for(
-      "kfem::element_data", Kokkos::RangePolicy<Exec>(exec, 0, ne), KOKKOS_LAMBDA(ordinal_t e) {
+  offset_t furthest = 0;  // the largest block offset, checked against block_offset_t below
+  Kokkos::parallel_reduce(
+      "kfem::element_data", Kokkos::RangePolicy<Exec>(exec, 0, ne),
+      KOKKOS_LAMBDA(ordinal_t e, offset_t & most) {
         const ordinal_t src = order(e);
         const ordinal_t n0 = conn(src, 0);
         for (int a = 0; a < 8; ++a) {
@@ -71,13 +85,20 @@ ElementData<S, Layout, typename Exec::memory_space, Lower> make_element_data(
           // and absolute coordinates (x ~ 16 m, h ~ 0.03 m) would cost float J ~3 digits to cancellation.
           for (int j = 0; j < 3; ++j) out.coords(e, 3 * a + j) = S(coords(na, j) - coords(n0, j));
           out.stride(e, a) = row_length_t(rows(3 * na + 1) - rows(3 * na) - (Lower ? 1 : 0));
+          out.row(e, a) = rows(3 * na);
           for (int b = 0; b < 8; ++b) {
-            ordinal_t r = na, c = conn(src, b);
-            if (Lower && c > r) r = c, c = na;  // the block lives in the row of the larger node
-            out.block(e, 8 * a + b) = rows(3 * r) + 3 * position_in_row(node_rows, node_cols, r, c);
+            const ordinal_t nb = conn(src, b);
+            const offset_t at = Lower && nb > na ? 0 : 3 * position_in_row(node_rows, node_cols, na, nb);
+            out.block(e, 8 * a + b) = block_offset_t(at);
+            most = at > most ? at : most;
           }
         }
-      });
+      },
+      Kokkos::Max<offset_t>(furthest));
+  if (furthest > offset_t(std::numeric_limits<block_offset_t>::max()))
+    throw InputError("a mesh node has " + std::to_string(furthest / 3 + 1) +
+                     " or more neighbouring nodes; the hex8 element index holds at most " +
+                     std::to_string(std::numeric_limits<block_offset_t>::max() / 3 + 1));
   return d;
 }
 }  // namespace kfem

@@ -5,10 +5,11 @@
 #include <cstdint>
 
 namespace kfem {
-using ordinal_t = std::int32_t;     // node, element, DOF and column ids
-using offset_t = std::int64_t;      // CSR row offsets
-using slot_t = std::int64_t;        // a position in the CSR value array
-using row_length_t = std::int32_t;  // entries in one CSR row (a few thousand at most)
+using ordinal_t = std::int32_t;        // node, element, DOF and column ids
+using offset_t = std::int64_t;         // CSR row offsets
+using slot_t = std::int64_t;           // a position in the CSR value array
+using row_length_t = std::int32_t;     // entries in one CSR row (a few thousand at most)
+using block_offset_t = std::uint16_t;  // hex8 index: a node block's place within its CSR row
 
 inline constexpr int dofs_per_node = 3;
 inline constexpr int hex8_nodes = 8;

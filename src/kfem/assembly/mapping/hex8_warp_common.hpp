@@ -87,7 +87,7 @@ KOKKOS_INLINE_FUNCTION void scatter_sorted(const Member& t, const Data& d, ordin
     const int b = order[rj / 3];
     for (int ra = 0; ra < 8; ++ra) {
       const int a = order[ra];
-      const slot_t start = d.block(e, 8 * a + b) + rj % 3;
+      const slot_t start = d.block_start(e, a, b) + rj % 3;
       for (int c = 0; c < 3; ++c) {
         const int ri = 3 * ra + c;
         if (!Data::lower || rj <= ri) acc(start + d.row_offset(e, a, c), Ks[24 * ri + rj]);

@@ -99,7 +99,7 @@ class RaceDriven : public AssemblerBase<Exec, S> {
   std::vector<ordinal_t> offsets_;
 };
 
-// The hex8 fast path: hex8-only mappings over ElementData (coordinates + the 72-slot CSR index,
+// The hex8 fast path: hex8-only mappings over ElementData (coordinates + the compact CSR index,
 // full or lower-triangular storage) with the isotropic material.
 template <class Exec, class Mapping, class Race, class S>
 class Assembler final : public RaceDriven<Exec, Race, S> {

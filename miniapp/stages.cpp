@@ -91,8 +91,9 @@ std::pair<json, double> kernel_parameters(const Model& model, ordinal_t launch, 
               {"tile", g.tile},
               {"tile_pairs", g.tile_pairs},
               {"chunk", M::chunk},
-              {"scratch_bytes", g.scratch_bytes}});
-    return {k, M::template executed_flops<Exec>(n, nq, D, geometry, combination)};
+              {"scratch_bytes", g.scratch_bytes},
+              {"unit", g.unit}});
+    return {k, M::template executed_flops<Exec, S>(n, nq, D, geometry, combination)};
   } else {
     return {k, model_flops_per_element(model)};
   }
@@ -276,10 +277,14 @@ json stages(const Exec& exec, const Model& model, const Deck& deck, const StageO
   json rates = {{"paper_gflop_per_s", paper * ne / kt * 1e-9},
                 {"executed_gflop_per_s", executed * ne / kt * 1e-9}};
   if (dev) {
-    const double peak = std::is_same_v<S, float> ? dev->peak_fp32_gflops() : dev->peak_fp64_gflops();
+    // The peak of the unit the kernel ran on: gemm in double on CUDA sm_80+ uses the FP64 matrix units.
+    const bool matrix = params.value("unit", std::string("vector")) != "vector";
+    const double peak = matrix                      ? dev->peak_fp64_matrix_gflops()
+                        : std::is_same_v<S, float> ? dev->peak_fp32_gflops()
+                                                   : dev->peak_fp64_gflops();
     if (peak > 0) {
       rates["peak_gflop_per_s"] = peak;
-      rates["peak"] = std::is_same_v<S, float> ? "fp32 vector" : "fp64 vector";
+      rates["peak"] = matrix ? "fp64 matrix" : std::is_same_v<S, float> ? "fp32 vector" : "fp64 vector";
       rates["paper_peak_fraction"] = paper * ne / kt * 1e-9 / peak;
       rates["executed_peak_fraction"] = executed * ne / kt * 1e-9 / peak;
     }
@@ -366,7 +371,8 @@ void print_parameter_table(const json& points, const std::string& scalar, const 
                       {"input per launch, NOJAC [MB]", "reg-nojac", "input_bytes_per_launch", 1e-6},
                       {"output per launch [MB]", "reg-jac", "output_bytes_per_launch", 1e-6},
                       {"gemm: threads per team", "gemm", "team_size", 1},
-                      {"gemm: tile (nodes), tile pairs", "gemm", "tile", 1}};
+                      {"gemm: tile (nodes), tile pairs", "gemm", "tile", 1},
+                      {"gemm: unit", "gemm", "unit", 1}};
   fmt::print("kernel parameters ({}), as banas Tables 3-4\n{:<32}", scalar, "");
   for (const int p : orders) fmt::print(" {:>9}", fmt::format("p={}", p));
   fmt::print("\n");
@@ -377,7 +383,8 @@ void print_parameter_table(const json& points, const std::string& scalar, const 
       const json* v =
           q && (*q)["kernel_parameters"].contains(r.key) ? &(*q)["kernel_parameters"][r.key] : nullptr;
       std::string cell = "-";
-      if (v && r.scale == 1) cell = fmt::format("{}", v->get<long>());
+      if (v && v->is_string()) cell = v->get<std::string>() == "vector" ? "vector" : "fp64-mma";
+      if (v && v->is_number() && r.scale == 1) cell = fmt::format("{}", v->get<long>());
       if (v && r.scale != 1) cell = fmt::format("{:.2f}", v->get<double>() * r.scale);
       if (v && std::string(r.key) == "tile")
         cell += fmt::format(",{}", (*q)["kernel_parameters"]["tile_pairs"].get<int>());

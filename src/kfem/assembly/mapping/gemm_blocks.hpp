@@ -7,13 +7,16 @@
 // products); for each tile the points stream through team scratch in chunks, the gradients of the
 // tile's row and column nodes computed there once per chunk, and each thread accumulates an M x M
 // micro-tile of node pairs in registers (9 FMAs per pair and point; banas' Algorithm 3/4 spend 63 per
-// block plus the gradients again for every part).
+// block plus the gradients again for every part). In double on CUDA sm_80+ the product runs on the
+// FP64 matrix units instead (gemm_blocks_mma.hpp); this team kernel is the portable path.
 #pragma once
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <string>
 
 #include "kfem/assembly/lanes.hpp"
+#include "kfem/assembly/mapping/gemm_blocks_mma.hpp"
+#include "kfem/assembly/mapping/gemm_panels.hpp"
 #include "kfem/assembly/target/block.hpp"
 #include "kfem/core/error.hpp"
 #include "kfem/core/types.hpp"
@@ -44,11 +47,18 @@ struct GemmBlocks {
     return sizeof(S) * (std::size_t(V) * D + std::size_t(chunk) * (1 + D * D) + 2 * std::size_t(chunk) * tile * D);
   }
 
+  // Whether elements of n nodes run on the matrix units (gemm_blocks_mma.hpp) for this space and scalar.
+  template <class Exec, class S>
+  static constexpr bool matrix_units(int n) {
+    return gemm_mma::available<Exec, S>() && gemm_mma::serves(n);
+  }
+
   // Flops one element costs here, counted from the code: per tile pair and point the geometry and
   // the gradients of the tile's 2 x tile nodes (2 D^2 each, D more to weight a row node), the
   // tile^2 pairs' products (2 D^2 each, padding included); per block the operator's combination.
-  template <class Exec>
+  template <class Exec, class S>
   static double executed_flops(int n, int nq, int D, double geometry, double combination) {
+    if (matrix_units<Exec, S>(n)) return gemm_mma::executed_flops(n, nq, D, geometry, combination);
     const int tile = side<Exec>(n) * micro<Exec>(), ntile = (n + tile - 1) / tile;
     const double pairs = ntile * (ntile + 1) / 2.0;
     const double per_point = geometry + 2.0 * tile * 2 * D * D + tile * D + double(tile) * tile * 2 * D * D;
@@ -57,11 +67,17 @@ struct GemmBlocks {
   struct Parameters {
     int team_size, tile, tile_pairs;
     std::size_t scratch_bytes;
+    const char* unit;
   };
   template <class Exec, class S, int D, int V>
   static Parameters parameters(int n) {
+    if (matrix_units<Exec, S>(n)) {
+      const int ntile = (n + gemm_mma::panel - 1) / gemm_mma::panel;
+      return {gemm_mma::team_size, gemm_mma::panel, ntile * (ntile + 1) / 2, gemm_mma::scratch_bytes<D>(),
+              "FP64 matrix units (mma m8n8k4)"};
+    }
     const int tile = side<Exec>(n) * micro<Exec>(), ntile = (n + tile - 1) / tile;
-    return {side<Exec>(n) * side<Exec>(n), tile, ntile * (ntile + 1) / 2, scratch_bytes<Exec, S, D, V>(n)};
+    return {side<Exec>(n) * side<Exec>(n), tile, ntile * (ntile + 1) / 2, scratch_bytes<Exec, S, D, V>(n), "vector"};
   }
 
   template <class Exec, class Elements, class Op, class Target, class Adder>
@@ -70,9 +86,11 @@ struct GemmBlocks {
     using S = typename Elements::scalar_type;
     using F = typename Elements::family;
     using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
-    constexpr int D = F::dim, V = F::vertices, C = Op::components, G = 1 + D * D, M = micro<Exec>(), Q = chunk;
+    constexpr int D = F::dim, V = F::vertices, G = 1 + D * D, M = micro<Exec>(), Q = chunk;
     if (end <= begin) return;
     const int n = els.ref.num_nodes(), nq = els.ref.num_qp();
+    if constexpr (gemm_mma::available<Exec, S>())
+      if (gemm_mma::serves(n)) return gemm_mma::launch<F>(exec, els, op, where, begin, end, add);
     const int tx_n = side<Exec>(n), tile = tx_n * M, ntile = (n + tile - 1) / tile;
     const int tile_pairs = ntile * (ntile + 1) / 2;
     const std::size_t scratch = scratch_bytes<Exec, S, D, V>(n);
@@ -98,25 +116,9 @@ struct GemmBlocks {
         for (int q0 = 0; q0 < nq; q0 += Q) {
           const int qn = nq - q0 < Q ? nq - q0 : Q;
           t.team_barrier();  // the previous chunk's readers are done
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(t, qn), [&](int k) {
-            S Jinv[D][D];
-            Wc[k * G] = fe::geometry<F>(els.ref, X, q0 + k, Jinv);
-            for (int i = 0; i < D; ++i)
-              for (int j = 0; j < D; ++j) Wc[k * G + 1 + D * i + j] = Jinv[i][j];
-          });
+          gemm_panels::geometry<F>(t, els, X, q0, qn, Wc);
           t.team_barrier();
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(t, 2 * qn * tile), [&](int i) {
-            const int side_b = i / (qn * tile), k = (i / tile) % qn, m = i % tile;
-            const int node = (side_b ? J : I) * tile + m;
-            S* g = (side_b ? GB : GA) + (k * tile + m) * D;
-            if (node < n) {
-              fe::gradient<F>(els.ref, reinterpret_cast<const S(*)[D]>(Wc + k * G + 1), q0 + k, node, g);
-              if (!side_b)
-                for (int d = 0; d < D; ++d) g[d] *= Wc[k * G];
-            } else {
-              for (int d = 0; d < D; ++d) g[d] = S(0);
-            }
-          });
+          gemm_panels::gradients<F>(t, els, Wc, q0, qn, qn, tile, tile * D, I, J, n, GA, GB);
           t.team_barrier();
           for (int k = 0; k < qn; ++k) {
             S ga[M][D], gb[M][D];
@@ -135,16 +137,7 @@ struct GemmBlocks {
           for (int mj = 0; mj < M; ++mj) {
             const int a = I * tile + ty * M + mi, b = J * tile + tx * M + mj;
             if (a >= n || b >= n) continue;
-            const auto ab = where(e, a, b);
-            for (int c = 0; c < C; ++c)
-              for (int d = 0; d < C; ++d) acc(ab(c, d), op(A[mi][mj], c, d));
-            if (I == J) continue;  // a diagonal tile holds both (a, b) and (b, a)
-            fe::Products<S, D> At;
-            for (int i = 0; i < D; ++i)
-              for (int j = 0; j < D; ++j) At.v[i][j] = A[mi][mj].v[j][i];  // A_ba = A_ab^T
-            const auto ba = where(e, b, a);
-            for (int c = 0; c < C; ++c)
-              for (int d = 0; d < C; ++d) acc(ba(c, d), op(At, c, d));
+            gemm_panels::add_pair(where, acc, op, e, a, b, A[mi][mj], I != J);
           }
       }
     });

@@ -29,8 +29,7 @@ PointMemory point_memory(const MeshCounts& m, std::int64_t nnz_full, std::int64_
 }
 
 double hex8_element_data_bytes(int scalar_bytes) {
-  return 24.0 * scalar_bytes + 8 * sizeof(ordinal_t) + 8 * sizeof(slot_t) + 64 * sizeof(block_offset_t) +
-         8 * sizeof(row_length_t);
+  return 24.0 * scalar_bytes + 8 * sizeof(ordinal_t) + hex8_index_bytes;  // coordinates, node ids, index
 }
 
 double generic_element_data_bytes(int scalar_bytes, int vertices, int nsh, bool index_target) {

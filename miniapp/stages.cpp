@@ -86,14 +86,14 @@ std::pair<json, double> kernel_parameters(const Model& model, ordinal_t launch, 
               {"scratch_bytes", b.scratch_bytes}});
     return {k, M::executed_flops(n, nq, D, b, geometry, combination, symmetric)};
   } else if constexpr (std::is_same_v<M, mapping::GemmBlocks>) {
-    const auto g = M::template parameters<Exec, S, D, V>(n);
+    const auto g = M::template parameters<Exec, S, D, V>(n, nq);
     k.update({{"team_size", g.team_size},
               {"tile", g.tile},
               {"tile_pairs", g.tile_pairs},
-              {"chunk", M::chunk},
+              {"chunk", g.chunk},
               {"scratch_bytes", g.scratch_bytes},
               {"unit", g.unit}});
-    return {k, M::template executed_flops<Exec, S>(n, nq, D, geometry, combination)};
+    return {k, M::template executed_flops<Exec, S, D>(n, nq, geometry, combination)};
   } else {
     return {k, model_flops_per_element(model)};
   }

@@ -129,9 +129,7 @@ class Assembler final : public RaceDriven<Exec, Race, S> {
     });
   }
   bool lower() const override { return Lower; }
-  double index_bytes_per_element() const override {
-    return sizeof(slot_t) * 8 + sizeof(block_offset_t) * 64 + sizeof(row_length_t) * 8;
-  }
+  double index_bytes_per_element() const override { return hex8_index_bytes; }
   const Data& data() const { return data_; }
 
  private:

@@ -66,17 +66,23 @@ KOKKOS_INLINE_FUNCTION S geometry(const Ref& ref, const Coords& X, int q, S Jinv
   return ref.weight(q) * det;
 }
 
-// g = J^-T dN/dxi for shape function a at point q: g[k] = sum_i Jinv[k][i] dN_a/dxi_i.
+// g = J^-T dN/dxi from the reference gradient dn: g[k] = sum_i Jinv[k][i] dn[i] (Jinv row-major).
+template <int D, class S, class Inv>
+KOKKOS_INLINE_FUNCTION void physical_gradient(const Inv& Jinv, const S dn[D], S g[D]) {
+  for (int k = 0; k < D; ++k) {
+    S v = 0;
+    for (int i = 0; i < D; ++i) v += Jinv[k][i] * dn[i];
+    g[k] = v;
+  }
+}
+
+// The same for shape function a at point q, its reference gradient read from the tables.
 template <class Family, class S, class Ref>
 KOKKOS_INLINE_FUNCTION void gradient(const Ref& ref, const S Jinv[Family::dim][Family::dim], int q, int a,
                                      S g[Family::dim]) {
   constexpr int D = Family::dim;
   S dn[D];
   for (int i = 0; i < D; ++i) dn[i] = ref.dshape(q, a, i);
-  for (int k = 0; k < D; ++k) {
-    S v = 0;
-    for (int i = 0; i < D; ++i) v += Jinv[k][i] * dn[i];
-    g[k] = v;
-  }
+  physical_gradient<D>(Jinv, dn, g);
 }
 }  // namespace kfem::fe

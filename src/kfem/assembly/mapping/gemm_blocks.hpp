@@ -47,37 +47,39 @@ struct GemmBlocks {
     return sizeof(S) * (std::size_t(V) * D + std::size_t(chunk) * (1 + D * D) + 2 * std::size_t(chunk) * tile * D);
   }
 
-  // Whether elements of n nodes run on the matrix units (gemm_blocks_mma.hpp) for this space and scalar.
-  template <class Exec, class S>
-  static constexpr bool matrix_units(int n) {
-    return gemm_mma::available<Exec, S>() && gemm_mma::serves(n);
+  // Whether elements of n nodes and nq points run on the matrix units (gemm_blocks_mma.hpp) here.
+  template <class Exec, class S, int D>
+  static bool matrix_units(int n, int nq) {
+    if constexpr (gemm_mma::available<Exec, S>()) return gemm_mma::serves<Exec, D>(n, nq);
+    return false;
   }
 
   // Flops one element costs here, counted from the code: per tile pair and point the geometry and
   // the gradients of the tile's 2 x tile nodes (2 D^2 each, D more to weight a row node), the
   // tile^2 pairs' products (2 D^2 each, padding included); per block the operator's combination.
-  template <class Exec, class S>
-  static double executed_flops(int n, int nq, int D, double geometry, double combination) {
-    if (matrix_units<Exec, S>(n)) return gemm_mma::executed_flops(n, nq, D, geometry, combination);
+  template <class Exec, class S, int D>
+  static double executed_flops(int n, int nq, double geometry, double combination) {
+    if (matrix_units<Exec, S, D>(n, nq)) return gemm_mma::executed_flops(n, nq, D, geometry, combination);
     const int tile = side<Exec>(n) * micro<Exec>(), ntile = (n + tile - 1) / tile;
     const double pairs = ntile * (ntile + 1) / 2.0;
     const double per_point = geometry + 2.0 * tile * 2 * D * D + tile * D + double(tile) * tile * 2 * D * D;
     return pairs * nq * per_point + double(n) * n * combination;
   }
   struct Parameters {
-    int team_size, tile, tile_pairs;
+    int team_size, tile, tile_pairs, chunk;
     std::size_t scratch_bytes;
     const char* unit;
   };
   template <class Exec, class S, int D, int V>
-  static Parameters parameters(int n) {
-    if (matrix_units<Exec, S>(n)) {
+  static Parameters parameters(int n, int nq) {
+    if (matrix_units<Exec, S, D>(n, nq)) {
       const int ntile = (n + gemm_mma::panel - 1) / gemm_mma::panel;
-      return {gemm_mma::team_size, gemm_mma::panel, ntile * (ntile + 1) / 2, gemm_mma::scratch_bytes<D>(),
-              "FP64 matrix units (mma m8n8k4)"};
+      return {gemm_mma::team_size, gemm_mma::panel, ntile * (ntile + 1) / 2, gemm_mma::chunk,
+              gemm_mma::scratch_bytes<D>(nq), "FP64 matrix units (mma m8n8k4)"};
     }
     const int tile = side<Exec>(n) * micro<Exec>(), ntile = (n + tile - 1) / tile;
-    return {side<Exec>(n) * side<Exec>(n), tile, ntile * (ntile + 1) / 2, scratch_bytes<Exec, S, D, V>(n), "vector"};
+    return {side<Exec>(n) * side<Exec>(n), tile, ntile * (ntile + 1) / 2, chunk, scratch_bytes<Exec, S, D, V>(n),
+            "vector"};
   }
 
   template <class Exec, class Elements, class Op, class Target, class Adder>
@@ -89,8 +91,8 @@ struct GemmBlocks {
     constexpr int D = F::dim, V = F::vertices, G = 1 + D * D, M = micro<Exec>(), Q = chunk;
     if (end <= begin) return;
     const int n = els.ref.num_nodes(), nq = els.ref.num_qp();
-    if constexpr (gemm_mma::available<Exec, S>())
-      if (gemm_mma::serves(n)) return gemm_mma::launch<F>(exec, els, op, where, begin, end, add);
+    if constexpr (gemm_mma::available<Exec, S>())  // instantiated only where the unit exists
+      if (gemm_mma::serves<Exec, D>(n, nq)) return gemm_mma::launch<F>(exec, els, op, where, begin, end, add);
     const int tx_n = side<Exec>(n), tile = tx_n * M, ntile = (n + tile - 1) / tile;
     const int tile_pairs = ntile * (ntile + 1) / 2;
     const std::size_t scratch = scratch_bytes<Exec, S, D, V>(n);

@@ -1,6 +1,7 @@
-// The per-chunk team steps both `gemm` kernels share (the vector one in gemm_blocks.hpp, the
-// matrix-unit one in gemm_blocks_mma.hpp): the geometry of a chunk of quadrature points, then the
-// two gradient panels of a tile pair, which the tile's product reads from team scratch.
+// Team steps of the `gemm` kernels (the vector one in gemm_blocks.hpp, the matrix-unit one in
+// gemm_blocks_mma.hpp): the geometry at a range of quadrature points, the two gradient panels of a
+// tile pair for a chunk of points (the vector kernel's; the matrix-unit one prefetches its own), and
+// the adds of a node pair's blocks.
 #pragma once
 #include <Kokkos_Core.hpp>
 

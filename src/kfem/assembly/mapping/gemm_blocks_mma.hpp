@@ -48,15 +48,15 @@ constexpr bool available() {
 // two panels; once the products are done, the warps' staged blocks reuse the space after the coordinates.
 template <int D>
 struct Layout {
-  static constexpr int ld =
-      panel * D + 4;                   // panel row stride: the +4 spreads a fragment's rows over the banks
+  // Panel row stride: the +4 spreads a fragment's rows over the shared-memory banks.
+  static constexpr int ld = panel * D + 4;
   static constexpr int stage = 8 * D;  // a warp's staged 8 x 8 node block: (8 D)^2 entries
-  static constexpr int coords = (6 * D + 3) / 4 * 4;  // the vertex coordinates (prisms: 6 vertices)
+  // Room for the vertex coordinates: 6 vertices, as gemm serves prisms only (strategies.hpp).
+  static constexpr int coords = (6 * D + 3) / 4 * 4;
   static constexpr int panels = 2 * chunk * ld;
   static constexpr int staging = warps * stage * stage;
-  KOKKOS_INLINE_FUNCTION static constexpr int geometry(int nq) {
-    return (nq * (1 + D * D) + 3) / 4 * 4;
-  }  // 32-byte aligned panels
+  // (w det J, J^-1) at nq points, rounded up to 4 doubles: the panels start 32-byte aligned.
+  KOKKOS_INLINE_FUNCTION static constexpr int geometry(int nq) { return (nq * (1 + D * D) + 3) / 4 * 4; }
   KOKKOS_INLINE_FUNCTION static constexpr std::size_t bytes(int nq) {
     const int work = geometry(nq) + panels;
     return sizeof(double) * (coords + (work > staging ? work : staging));

@@ -75,7 +75,7 @@ struct GemmBlocks {
     if (matrix_units<Exec, S, D>(n, nq)) {
       const int ntile = (n + gemm_mma::panel - 1) / gemm_mma::panel;
       return {gemm_mma::team_size, gemm_mma::panel, ntile * (ntile + 1) / 2, gemm_mma::chunk,
-              gemm_mma::scratch_bytes<D>(nq), "FP64 matrix units (mma m8n8k4)"};
+              gemm_mma::scratch_bytes<D>(nq), gemm_mma::unit};
     }
     const int tile = side<Exec>(n) * micro<Exec>(), ntile = (n + tile - 1) / tile;
     return {side<Exec>(n) * side<Exec>(n), tile, ntile * (ntile + 1) / 2, chunk, scratch_bytes<Exec, S, D, V>(n),

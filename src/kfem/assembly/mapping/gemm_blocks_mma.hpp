@@ -1,14 +1,16 @@
-// Mapping `gemm` on the FP64 matrix units (DMMA, m8n8k4): the CUDA path GemmBlocks takes in double
-// on sm_80 and newer (A100, H100, H200), for elements of at least one panel of nodes. The product is
-// the same, P = Gw^T G over the quadrature points, but a warp-wide mma.sync does 256 FMAs where the
-// vector path's thread does one. One team of 8 warps computes one 32 x 32 node tile (96 x 96 entries
-// of P in 3D) of one element, tiles on or above the diagonal only. The team first computes w det J
-// and J^-1 at every point into scratch (once per tile, all warps sharing the work); then the points
-// stream through scratch 8 at a time as two panels (the tile's row nodes' weighted gradients, its
-// column nodes' gradients), a point per warp and a node per lane. Each warp owns 8 x 16 nodes, D x 2D
-// accumulator fragments in registers; afterwards it stages 8 x 8 node blocks in scratch and turns
-// them into Ke blocks through the operator. Portable fallback: GemmBlocks' own team kernel (other
-// backends, float, elements smaller than a panel).
+// Mapping `gemm` on the FP64 matrix units: the CUDA path GemmBlocks takes in double on sm_80 and
+// newer (A100, H100, H200), for elements of at least one panel of nodes. The product is the same,
+// P = Gw^T G over the quadrature points, but a warp-wide mma.sync does 512 FMAs where the vector
+// path's thread does one. One team of 8 warps computes one 32 x 32 node tile (96 x 96 entries of P
+// in 3D) of one element, tiles on or above the diagonal only. The team first computes w det J and
+// J^-1 at every point into scratch (once per tile, all warps sharing the work); then the points
+// stream through two scratch buffers 4 at a time as two panels (the tile's row nodes' weighted
+// gradients, its column nodes' gradients), software-pipelined: while the warps multiply one buffer's
+// panels, the next points' reference gradients are in flight from memory, and after the products
+// each thread puts one physical gradient into the other buffer. Each warp owns 16 x 8 nodes, D x D
+// accumulator fragments of 16 x 8 in registers; afterwards it stages 8 x 8 node blocks in scratch
+// and turns them into Ke blocks through the operator. Portable fallback: GemmBlocks' own team kernel
+// (other backends, float, elements smaller than a panel).
 #pragma once
 #include <Kokkos_Core.hpp>
 #include <climits>
@@ -23,16 +25,23 @@
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__) && \
     (defined(KOKKOS_ARCH_AMPERE) || defined(KOKKOS_ARCH_ADA89) || defined(KOKKOS_ARCH_HOPPER))
-#include <mma.h>
 #define KFEM_GEMM_FP64_MMA 1
 #endif
 
 namespace kfem::mapping::gemm_mma {
 inline constexpr int panel = 32;  // nodes per tile side
-inline constexpr int warps = 8;   // 4 x 2 warps over the tile: 8 x 16 nodes each
-inline constexpr int chunk = 8;   // quadrature points per pass through scratch: one per warp
+inline constexpr int warps = 8;   // 2 x 4 warps over the tile: 16 x 8 nodes each
+inline constexpr int chunk = 4;   // quadrature points per panel buffer: one k-step of the mma
 inline constexpr int team_size = 32 * warps;
-static_assert(chunk == warps, "a chunk's point per warp");
+static_assert(2 * chunk == warps, "a warp per point and panel of a buffer");
+
+// The instruction, for the bench's parameter table: Hopper's m16n8k4 runs at the full FP64 matrix
+// rate; Ampere has only m8n8k4, which Hopper runs at half rate (reports/runs/2026-11-25-h200-dmma-shapes).
+#if defined(KOKKOS_ARCH_HOPPER)
+inline constexpr const char* unit = "FP64 matrix units (mma m16n8k4)";
+#else
+inline constexpr const char* unit = "FP64 matrix units (mma m8n8k4 pairs)";
+#endif
 
 // Whether this build runs `gemm` on the matrix units for this space and scalar.
 template <class Exec, class S>
@@ -44,16 +53,16 @@ constexpr bool available() {
 #endif
 }
 
-// Team scratch, in doubles: the vertex coordinates, then (w det J, J^-1) at every point and the
-// two panels; once the products are done, the warps' staged blocks reuse the space after the coordinates.
+// Team scratch, in doubles: the vertex coordinates, then (w det J, J^-1) at every point and two
+// buffers of the two panels; once the products are done, the warps' staged blocks reuse the space after the coordinates.
 template <int D>
 struct Layout {
-  // Panel row stride: the +4 spreads a fragment's rows over the shared-memory banks.
+  // Panel row stride: the +4 puts a fragment's 4 k rows on distinct shared-memory banks.
   static constexpr int ld = panel * D + 4;
   static constexpr int stage = 8 * D;  // a warp's staged 8 x 8 node block: (8 D)^2 entries
   // Room for the vertex coordinates: 6 vertices, as gemm serves prisms only (strategies.hpp).
   static constexpr int coords = (6 * D + 3) / 4 * 4;
-  static constexpr int panels = 2 * chunk * ld;
+  static constexpr int panels = 2 * 2 * chunk * ld;
   static constexpr int staging = warps * stage * stage;
   // (w det J, J^-1) at nq points, rounded up to 4 doubles: the panels start 32-byte aligned.
   KOKKOS_INLINE_FUNCTION static constexpr int geometry(int nq) { return (nq * (1 + D * D) + 3) / 4 * 4; }
@@ -84,6 +93,26 @@ inline double executed_flops(int n, int nq, int D, double geometry, double combi
   return pairs * (nq * per_point + nq4 * 2.0 * width * width) + double(n) * n * combination;
 }
 
+#if defined(KFEM_GEMM_FP64_MMA) && defined(__CUDA_ARCH__)
+// C += A B for one 16 x 8 x 4 double block held as PTX's m16n8k4 fragments, g = lane / 4, t = lane % 4:
+// a = {A[g][t], A[g + 8][t]}, b = B[t][g], c = {C[g][2t], C[g][2t + 1], C[g + 8][2t], C[g + 8][2t + 1]}.
+// Ampere has no m16n8k4: the two row halves are two m8n8k4, whose fragments are the same values.
+__device__ __forceinline__ void mma_16x8x4(double (&c)[4], const double (&a)[2], double b) {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};"
+               : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
+               : "d"(a[0]), "d"(a[1]), "d"(b));
+#else
+  asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
+               : "+d"(c[0]), "+d"(c[1])
+               : "d"(a[0]), "d"(b));
+  asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
+               : "+d"(c[2]), "+d"(c[3])
+               : "d"(a[1]), "d"(b));
+#endif
+}
+#endif
+
 template <class Family, class Elements, class Op, class Target, class Adder, class Member>
 struct Kernel {
   static constexpr int D = Family::dim, V = Family::vertices;
@@ -97,80 +126,82 @@ struct Kernel {
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& t) const {
 #if defined(KFEM_GEMM_FP64_MMA) && defined(__CUDA_ARCH__)
-    namespace wmma = nvcuda::wmma;
     constexpr int G = 1 + D * D;
     const ordinal_t e = begin + t.league_rank() / tile_pairs;
     int I = 0, rest = t.league_rank() % tile_pairs;  // tile pair -> (I, J), I <= J
     while (rest >= ntile - I) rest -= ntile - I, ++I;
     const int J = I + rest;
     double* const X = static_cast<double*>(t.team_scratch(0).get_shmem_aligned(L::bytes(nq), 128));
-    double* const Wq = X + L::coords;         // nq x (w det J, J^-1)
-    double* const PA = Wq + L::geometry(nq);  // chunk x ld: w det J g of the row nodes
-    double* const PB = PA + chunk * L::ld;    // chunk x ld: g of the column nodes
-    const int warp = t.team_rank() / 32, lane = t.team_rank() % 32, wr = warp / 2, wc = warp % 2;
+    double* const Wq = X + L::coords;  // nq x (w det J, J^-1)
+    double* const P = Wq + L::geometry(nq);  // buffer u, panel s (0: w det J g of the row nodes, 1: g of the column nodes) at (2 u + s) chunk ld
+    const int warp = t.team_rank() / 32, lane = t.team_rank() % 32, wr = warp / 4, wc = warp % 4;
+    const int g = lane / 4, tq = lane % 4;  // fragment row (column of B) and k index
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, V * D), [&](int i) { X[i] = els.coords(e, i); });
     t.team_barrier();
     gemm_panels::geometry<Family>(t, els, X, 0, nq, Wq);
 
-    // A thread's share of a chunk's panels: point q0 + warp, node `lane` of the row tile and of the
-    // column tile (zero past the points or the nodes, so the last chunk's k-steps of 4 may overrun).
-    const int na = I * panel + lane, nb = J * panel + lane;
-    const auto put = [&](int q0) {
-      const int q = q0 + warp;
-      double dna[D], dnb[D];
-      for (int d = 0; d < D; ++d) {
-        dna[d] = q < nq && na < n ? els.ref.dshape(q, na, d) : 0.0;
-        dnb[d] = q < nq && nb < n ? els.ref.dshape(q, nb, d) : 0.0;
-      }
-      const double* W = Wq + (q < nq ? q : 0) * G;
-      const auto Jinv = reinterpret_cast<const double(*)[D]>(W + 1);
-      double ga[D], gb[D];
-      fe::physical_gradient<D>(Jinv, dna, ga);
-      fe::physical_gradient<D>(Jinv, dnb, gb);
-      for (int d = 0; d < D; ++d) {
-        PA[warp * L::ld + lane * D + d] = W[0] * ga[d];
-        PB[warp * L::ld + lane * D + d] = gb[d];
-      }
+    // A thread's share of a buffer: point q0 + pk, panel `side`, node `lane` of the tile (zero past
+    // the points or the nodes, so the last k-step of 4 may overrun nq).
+    const int pk = warp % chunk, side = warp / chunk, node = (side ? J : I) * panel + lane;
+    double dsh[D];
+    const auto fetch = [&](int q0) {
+      const int q = q0 + pk;
+      for (int d = 0; d < D; ++d) dsh[d] = q < nq && node < n ? els.ref.dshape(q, node, d) : 0.0;
+    };
+    const auto put = [&](int q0, int u) {
+      const int q = q0 + pk < nq ? q0 + pk : 0;
+      double gr[D];
+      fe::physical_gradient<D>(reinterpret_cast<const double(*)[D]>(Wq + q * G + 1), dsh, gr);
+      const double w = side ? 1.0 : Wq[q * G];
+      double* const p = P + (2 * u + side) * chunk * L::ld + pk * L::ld + lane * D;
+      for (int d = 0; d < D; ++d) p[d] = w * gr[d];
     };
 
-    wmma::fragment<wmma::accumulator, 8, 8, 4, double> acc_f[D][2 * D];
+    // The warp's rows of P are wr * 16 D + 16 i (+ g, + 8), its columns wc * 8 D + 8 j (+ 2 tq, + 1).
+    double c[D][D][4] = {};
+    const int row0 = wr * 16 * D + g, col0 = wc * 8 * D + g;
+    fetch(0);
+    t.team_barrier();  // the geometry is done
+    put(0, 0);
+    t.team_barrier();
+    for (int q0 = 0, u = 0; q0 < nq; q0 += chunk, u ^= 1) {
+      const bool more = q0 + chunk < nq;
+      if (more) fetch(q0 + chunk);  // in flight during the products
+      const double* pa = P + 2 * u * chunk * L::ld + tq * L::ld + row0;  // A = Gw^T: A[r][k] = PA[k][r]
+      const double* pb = pa + chunk * L::ld - row0 + col0;
+      double a[D][2], b[D];
 #pragma unroll
-    for (int i = 0; i < D; ++i)
+      for (int i = 0; i < D; ++i) a[i][0] = pa[16 * i], a[i][1] = pa[16 * i + 8];
 #pragma unroll
-      for (int j = 0; j < 2 * D; ++j) wmma::fill_fragment(acc_f[i][j], 0.0);
-    for (int q0 = 0; q0 < nq; q0 += chunk) {
-      t.team_barrier();  // the geometry (first chunk) or the previous chunk's products are done
-      put(q0);
+      for (int j = 0; j < D; ++j) b[j] = pb[8 * j];
+#pragma unroll
+      for (int i = 0; i < D; ++i)
+#pragma unroll
+        for (int j = 0; j < D; ++j) mma_16x8x4(c[i][j], a[i], b[j]);
+      if (more) put(q0 + chunk, u ^ 1);  // the other buffer: read by nobody since the last barrier
       t.team_barrier();
-      for (int kk = 0; kk < chunk && q0 + kk < nq; kk += 4) {
-        wmma::fragment<wmma::matrix_a, 8, 8, 4, double, wmma::col_major> fa[D];  // A = Gw^T
-#pragma unroll
-        for (int i = 0; i < D; ++i) wmma::load_matrix_sync(fa[i], PA + kk * L::ld + (wr * D + i) * 8, L::ld);
-#pragma unroll
-        for (int j = 0; j < 2 * D; ++j) {
-          wmma::fragment<wmma::matrix_b, 8, 8, 4, double, wmma::row_major> fb;
-          wmma::load_matrix_sync(fb, PB + kk * L::ld + (wc * 2 * D + j) * 8, L::ld);
-#pragma unroll
-          for (int i = 0; i < D; ++i) wmma::mma_sync(acc_f[i][j], fa[i], fb, acc_f[i][j]);
-        }
-      }
     }
-    t.team_barrier();  // the geometry and panels are free: each warp stages its blocks there
+    // The loop's last barrier freed the geometry and panels: each warp stages its blocks there.
     double* const s = Wq + warp * L::stage * L::stage;
     const auto acc = add.access();
-#pragma unroll                     // fragment indices must be compile-time constants to stay in registers
-    for (int h = 0; h < 2; ++h) {  // the warp's two 8 x 8 node blocks
+#pragma unroll  // fragment indices must be compile-time constants to stay in registers
+    for (int h = 0; h < 2; ++h) {  // the warp's two 8 x 8 node blocks: its rows' halves
       __syncwarp();
 #pragma unroll
       for (int i = 0; i < D; ++i)
 #pragma unroll
-        for (int j = 0; j < D; ++j)
-          wmma::store_matrix_sync(s + i * 8 * L::stage + j * 8, acc_f[i][h * D + j], L::stage,
-                                  wmma::mem_row_major);
+        for (int u = 0; u < 2; ++u) {  // rows 16 i + 8 u + g: the half's row block r8, if in it
+          const int r8 = 2 * i + u - h * D;
+          if (r8 < 0 || r8 >= D) continue;
+#pragma unroll
+          for (int j = 0; j < D; ++j)  // 16-byte stores, 4 wavefronts a warp: no bank conflict
+            *reinterpret_cast<double2*>(s + (8 * r8 + g) * L::stage + 8 * j + 2 * tq) =
+                make_double2(c[i][j][2 * u], c[i][j][2 * u + 1]);
+        }
       __syncwarp();
       for (int p = lane; p < 64; p += 32) {
         const int ai = p / 8, bj = p % 8;
-        const int a = I * panel + wr * 8 + ai, b = J * panel + wc * 16 + h * 8 + bj;
+        const int a = I * panel + wr * 16 + h * 8 + ai, b = J * panel + wc * 8 + bj;
         if (a >= n || b >= n) continue;
         fe::Products<double, D> A;
         for (int i = 0; i < D; ++i)

@@ -32,8 +32,7 @@ struct Hex8Pairs {
     using S = typename Data::scalar_type;
     using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
     using Kokkos::ThreadVectorRange;
-    Kokkos::parallel_for("kfem::assemble[pairs]", warp_policy(exec, end - begin, elements_per_team, scratch * sizeof(S)),
-                         KOKKOS_LAMBDA(const Member& t) {
+    const auto body = KOKKOS_LAMBDA(const Member& t) {
       const ordinal_t e = warp_element(t, begin, end);
       if (e < 0) return;
       S* const W = thread_scratch<S>(t, scratch);
@@ -90,7 +89,22 @@ struct Hex8Pairs {
         Ks[24 * (3 * r + c) + 3 * r + dd] = Ks[24 * (3 * r + dd) + 3 * r + c] = v;
       });
       scatter_sorted(t, d, e, order, add.access(), Ks);
-    });
+    };
+    const char* name = "kfem::assemble[pairs]";
+    const std::size_t bytes = scratch * sizeof(S);
+    // Under colouring nvcc gives this kernel 128 registers per thread and a third of the warps go
+    // idle; capped at 85 (128 threads, 6 teams per SM) it is 10 % faster on the H200. The atomic
+    // scatter keeps more adds in flight and is 1-5 % slower capped, so only plain adds get the cap
+    // (reports/runs/2026-11-25-h200-pairs-colored-ncu).
+    constexpr int capped_team = 128;
+    if constexpr (plain_adds<Adder>::value && !lanes::on_host<Exec>) {
+      if (elements_per_team * lanes::width == capped_team) {
+        using Capped = Kokkos::LaunchBounds<capped_team, 6>;
+        Kokkos::parallel_for(name, warp_policy<Exec, Capped>(exec, end - begin, elements_per_team, bytes), body);
+        return;
+      }
+    }
+    Kokkos::parallel_for(name, warp_policy(exec, end - begin, elements_per_team, bytes), body);
   }
 };
 }  // namespace kfem::mapping

@@ -3,6 +3,7 @@
 #pragma once
 #include <Kokkos_Core.hpp>
 #include <string>
+#include <type_traits>
 
 #include "kfem/assembly/lanes.hpp"
 #include "kfem/core/error.hpp"
@@ -101,18 +102,25 @@ KOKKOS_INLINE_FUNCTION void scatter_sorted(const Member& t, const Data& d, ordin
 constexpr int padded(int count) { return (count + 3) / 4 * 4; }
 
 // Team policy for warp mappings: each team member is one element handled by 32 lanes; host
-// backends run one element per team whatever the tunable says.
-template <class Exec>
-Kokkos::TeamPolicy<Exec> warp_policy(const Exec& exec, ordinal_t n, int elements_per_team, std::size_t scratch_bytes) {
+// backends run one element per team whatever the tunable says. Props: e.g. Kokkos::LaunchBounds.
+template <class Exec, class... Props>
+Kokkos::TeamPolicy<Exec, Props...> warp_policy(const Exec& exec, ordinal_t n, int elements_per_team,
+                                               std::size_t scratch_bytes) {
   const int ept = lanes::on_host<Exec> ? 1 : elements_per_team;
-  const int limit = Kokkos::TeamPolicy<Exec>::scratch_size_max(0);
+  const int limit = Kokkos::TeamPolicy<Exec, Props...>::scratch_size_max(0);
   if (scratch_bytes * ept > std::size_t(limit))
     throw InputError(std::to_string(ept) + " elements per team need " + std::to_string(scratch_bytes * ept) +
                      " bytes of team scratch; this backend allows " + std::to_string(limit) +
                      " (lower assembly.elements_per_team)");
-  Kokkos::TeamPolicy<Exec> p(exec, (n + ept - 1) / ept, ept, lanes::vector_length<Exec>());
+  Kokkos::TeamPolicy<Exec, Props...> p(exec, (n + ept - 1) / ept, ept, lanes::vector_length<Exec>());
   return p.set_scratch_size(0, Kokkos::PerThread(scratch_bytes));
 }
+
+// Whether an adder's adds are plain (race::Colored: no two threads of a launch share a slot).
+template <class Adder, class = void>
+struct plain_adds : std::false_type {};
+template <class Adder>
+struct plain_adds<Adder, std::void_t<decltype(Adder::plain)>> : std::bool_constant<Adder::plain> {};
 
 // The element of team member t (one per warp) in [begin, end), or -1 past the end.
 template <class Member>

@@ -12,6 +12,7 @@ struct Colored {
 
   template <class Values>
   struct Adder {
+    static constexpr bool plain = true;  // mappings may tune for plain adds (hex8_pairs.hpp)
     Values v;
     KOKKOS_INLINE_FUNCTION const Adder& access() const { return *this; }
     KOKKOS_INLINE_FUNCTION void operator()(slot_t s, typename Values::value_type x) const { v(s) += x; }

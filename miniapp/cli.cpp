@@ -79,7 +79,8 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
   cmd->add_option(
          "--mapping", o.mapping,
          "work mapping (repeatable): thread team (every family); hex8 only: element warp4 warp8 "
-         "ppni4 ppni8 twokernel warp4-scratch warp4-atomic warp4-vreduce pairs (full), owner (owner "
+         "ppni4 ppni8 twokernel warp4-scratch warp4-atomic warp4-vreduce pairs (full), batch (full; "
+         "a thread per SIMD-width batch of elements, for CPUs), owner (owner "
          "computes, race none: each value written once, deterministic), sym300 "
          "sym300x2 sympairs (lower triangle); default; or auto (run: the fastest verified, tuned and cached)")
       ->allow_extra_args(false);

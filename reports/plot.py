@@ -28,7 +28,7 @@ import sys
 
 # Canonical order (as `kfem info` lists them) so colours and bar positions match across figures.
 MAPPINGS = ["element", "warp4", "warp8", "ppni4", "ppni8", "twokernel", "pairs", "warp4-scratch", "warp4-atomic",
-            "warp4-vreduce", "sym300", "sym300x2", "sympairs"]
+            "warp4-vreduce", "sym300", "sym300x2", "sympairs", "owner", "batch"]
 RACES = ["colored", "atomic", "scatter"]
 SCALARS = {"double": "double (FP64)", "float": "float (FP32)"}
 

@@ -10,6 +10,7 @@
 #include "assembly/fixture.hpp"
 #include "backends.hpp"
 #include "kfem/coloring/device_coloring.hpp"
+#include "kfem/mesh/incidence.hpp"
 
 namespace kfem::test {
 namespace {
@@ -55,6 +56,26 @@ TEST(GreedyColoring, ValidAndGrouped) {
     expect_grouped(col);
     EXPECT_LE(col.num_colors(), 27);  // an element touches at most 26 others in a hex grid
   }
+}
+
+// Runs of consecutive elements coloured as units (hex8 `batch` on a CPU): the colour is constant
+// along a run, and two runs of one colour share no node.
+TEST(GreedyColoring, RunsAreUnits) {
+  for (const Case& c : meshes())
+    for (const ordinal_t run : {2, 8, 64}) {
+      SCOPED_TRACE(c.name + ", runs of " + std::to_string(run));
+      const Coloring col = greedy_coloring(c.mesh, run);
+      expect_grouped(col);
+      for (std::size_t e = 0; e < col.color.size(); ++e) EXPECT_EQ(col.color[e], col.color[e / run * run]);
+      const NodeIncidence inc = node_incidence(c.mesh);
+      for (std::size_t n = 0; n < c.mesh.num_nodes(); ++n)
+        for (offset_t i = inc.start[n]; i < inc.start[n + 1]; ++i)
+          for (offset_t j = i + 1; j < inc.start[n + 1]; ++j) {
+            const ordinal_t a = inc.elements[i], b = inc.elements[j];
+            if (a / run != b / run) EXPECT_NE(col.color[a], col.color[b]) << "elements " << a << ", " << b << ", node " << n;
+          }
+    }
+  EXPECT_THROW(greedy_coloring(distorted_beam(), 0), std::invalid_argument);
 }
 
 // Any box with >= 2 elements per direction needs 8 colours (the 8 elements around an inner node

@@ -57,9 +57,9 @@ def main():
     env = dict(os.environ, KFEM_TUNER_CACHE=cache)
 
     t = tuned_run(kfem, work, env, "hex8", ["--mesh", "8x2x2"], "tuned")
-    # 10 full-storage element-centric fast paths + thread + team, x 3 races; owner x none
-    if len(t["candidates"]) != 12 * 3 + 1:
-        fail(f"hex8: {len(t['candidates'])} candidates, expected 37")
+    # 11 full-storage element-centric fast paths + thread + team, x 3 races; owner x none
+    if len(t["candidates"]) != 13 * 3 + 1:
+        fail(f"hex8: {len(t['candidates'])} candidates, expected 40")
     if not any(c["mapping"] == "owner" and c["race"] == "none" for c in t["candidates"]):
         fail("hex8: owner x none is not among the candidates")
     entries = json.load(open(cache))["entries"]

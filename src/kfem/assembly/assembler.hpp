@@ -5,6 +5,7 @@
 // Assembler is the hex8 fast path; FamilyAssembler (family_assembler.hpp) serves every family.
 #pragma once
 #include <Kokkos_Core.hpp>
+#include <optional>
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
@@ -55,6 +56,14 @@ struct stores_lower : std::false_type {};
 template <class M>
 struct stores_lower<M, std::void_t<decltype(M::lower)>> : std::integral_constant<bool, M::lower> {};
 
+// Elements one thread of a mapping assembles in turn (Mapping::run<Exec, S>(), else 1): a coloured
+// race colours such runs of consecutive elements as units.
+template <class M, class Exec, class S, class = void>
+struct run_length : std::integral_constant<ordinal_t, 1> {};
+template <class M, class Exec, class S>
+struct run_length<M, Exec, S, std::void_t<decltype(M::template run<Exec, S>())>>
+    : std::integral_constant<ordinal_t, M::template run<Exec, S>()> {};
+
 // What every assembler shares: the launch order (colour by colour or all at once), the race
 // handling's runner bound to the output array, and the zeroing. `run` assembles; `discard` runs the
 // same kernels with every add dropped (compute_only).
@@ -64,8 +73,14 @@ class RaceDriven : public AssemblerBase<Exec, S> {
   using Values = typename AssemblerBase<Exec, S>::Values;
 
  protected:
-  RaceDriven(const Exec& exec, const Problem<Exec>& p) : exec_(exec), runner_(Values()) {
-    if (Race::needs_coloring) {
+  // `runs`: a colouring of runs of consecutive elements, which a coloured race follows instead of
+  // p's element colouring (see run_length).
+  RaceDriven(const Exec& exec, const Problem<Exec>& p, std::optional<Coloring> runs = std::nullopt)
+      : exec_(exec), runner_(Values()) {
+    if (Race::needs_coloring && runs) {
+      offsets_ = runs->offsets;
+      run_order_ = device_order(exec, *runs);
+    } else if (Race::needs_coloring) {
       if (p.coloring.num_colors() < 1)
         throw std::logic_error("coloured race handling needs Problem::coloring");
       offsets_ = p.coloring.offsets;
@@ -74,6 +89,7 @@ class RaceDriven : public AssemblerBase<Exec, S> {
     }
   }
   const auto& launch_order(const Problem<Exec>& p) const {
+    if (run_order_.extent(0) > 0) return run_order_;
     return Race::needs_coloring ? p.by_color : p.natural;
   }
 
@@ -97,6 +113,7 @@ class RaceDriven : public AssemblerBase<Exec, S> {
   typename Race::template Runner<Exec, Values> runner_;
   Values runner_values_;
   std::vector<ordinal_t> offsets_;
+  Kokkos::View<ordinal_t*, typename Exec::memory_space> run_order_;  // set when following a colouring of runs
 };
 
 // The hex8 fast path: hex8-only mappings over ElementData (coordinates + the compact CSR index,
@@ -110,7 +127,7 @@ class Assembler final : public RaceDriven<Exec, Race, S> {
   using Data = ElementData<S, typename Mapping::layout, Mem, Lower>;
 
   Assembler(const Exec& exec, const Problem<Exec>& p, const Isotropic<S>& m, Mapping mapping = {})
-      : RaceDriven<Exec, Race, S>(exec, p), material_(m), mapping_(mapping) {
+      : RaceDriven<Exec, Race, S>(exec, p, run_coloring(p)), material_(m), mapping_(mapping) {
     if (Lower && p.lower.num_rows != p.graph.dof.num_rows)
       throw std::logic_error("symmetric mapping needs Problem::lower");
     data_ = make_element_data<S, typename Mapping::layout, Lower>(
@@ -133,6 +150,13 @@ class Assembler final : public RaceDriven<Exec, Race, S> {
   const Data& data() const { return data_; }
 
  private:
+  // Runs of consecutive elements coloured as units, for a mapping that assembles them per thread.
+  static std::optional<Coloring> run_coloring(const Problem<Exec>& p) {
+    constexpr ordinal_t run = run_length<Mapping, Exec, S>::value;
+    if (!Race::needs_coloring || run == 1) return std::nullopt;
+    return greedy_coloring(to_host(p.mesh, CellType::hex8), run);
+  }
+
   Isotropic<S> material_;
   Mapping mapping_;
   Data data_;

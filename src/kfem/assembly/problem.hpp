@@ -33,6 +33,22 @@ DeviceMesh<typename Exec::memory_space> to_device(const Exec& exec, const Mesh& 
   return d;
 }
 
+// The mesh of d back on the host: coordinates and connectivity (no node or cell sets).
+template <class MemorySpace>
+Mesh to_host(const DeviceMesh<MemorySpace>& d, CellType cell) {
+  const auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.coords);
+  const auto he = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.conn);
+  Mesh m;
+  m.cell = cell;
+  m.nodes.resize(hc.extent(0));
+  m.elements.resize(he.extent(0));
+  for (std::size_t n = 0; n < m.nodes.size(); ++n)
+    for (int j = 0; j < 3; ++j) m.nodes[n][j] = hc(n, j);
+  for (std::size_t e = 0; e < m.elements.size(); ++e)
+    for (int a = 0; a < max_cell_vertices; ++a) m.elements[e][a] = he(e, a);
+  return m;
+}
+
 template <class Exec>
 struct Problem {
   using memory_space = typename Exec::memory_space;
@@ -85,13 +101,19 @@ Problem<Exec> make_family_problem(const Exec& exec, const Mesh& mesh, const DofM
   return p;
 }
 
+// A colouring's element order (colour by colour) on the device.
+template <class Exec>
+Kokkos::View<ordinal_t*, typename Exec::memory_space> device_order(const Exec& exec, const Coloring& c) {
+  Kokkos::View<ordinal_t*, typename Exec::memory_space> d("kfem::color_order", c.order.size());
+  Kokkos::View<const ordinal_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> h(c.order.data(), c.order.size());
+  Kokkos::deep_copy(exec, d, h);
+  exec.fence();
+  return d;
+}
+
 template <class Exec>
 void set_coloring(const Exec& exec, Problem<Exec>& p, Coloring c) {
   p.coloring = std::move(c);
-  p.by_color = Kokkos::View<ordinal_t*, typename Exec::memory_space>("kfem::color_order", p.coloring.order.size());
-  Kokkos::View<const ordinal_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> h(p.coloring.order.data(),
-                                                                               p.coloring.order.size());
-  Kokkos::deep_copy(exec, p.by_color, h);
-  exec.fence();
+  p.by_color = device_order(exec, p.coloring);
 }
 }  // namespace kfem

@@ -10,6 +10,7 @@
 
 #include "kfem/assembly/mapping/banas_blocks.hpp"
 #include "kfem/assembly/mapping/gemm_blocks.hpp"
+#include "kfem/assembly/mapping/hex8_batch.hpp"
 #include "kfem/assembly/mapping/hex8_owner.hpp"
 #include "kfem/assembly/mapping/hex8_pairs.hpp"
 #include "kfem/assembly/mapping/hex8_ppni.hpp"
@@ -30,7 +31,7 @@
 namespace kfem {
 enum class MappingKind {
   element, warp4, warp8, ppni4, ppni8, twokernel, warp4_scratch, warp4_atomic, warp4_vreduce, sym300, sym300x2, pairs, sympairs,
-  thread, team, reg_jac, reg_nojac, shm_jac, shm_nojac, gemm, owner
+  thread, team, reg_jac, reg_nojac, shm_jac, shm_nojac, gemm, owner, batch
 };
 enum class RaceKind { colored, atomic, scatter, none };
 enum class TargetKind { index, search };
@@ -70,6 +71,7 @@ using MappingRegistry = std::tuple<
     Entry<mapping::Hex8Pairs<false>, MappingKind::pairs, fe::Hex8>,
     Entry<mapping::Hex8Pairs<true>, MappingKind::sympairs, fe::Hex8>,
     Entry<mapping::Hex8Owner, MappingKind::owner, fe::Hex8>,
+    Entry<mapping::Hex8Batch, MappingKind::batch, fe::Hex8>,
     Entry<mapping::ThreadPerElement, MappingKind::thread>,
     Entry<mapping::TeamPerElement, MappingKind::team>,
     // banas et al.'s prism integration kernels (Algorithms 3-4): generic code, listed for prisms.

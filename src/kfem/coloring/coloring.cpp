@@ -1,6 +1,8 @@
 #include "kfem/coloring/coloring.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "kfem/mesh/incidence.hpp"
 
@@ -18,24 +20,28 @@ Coloring group_by_color(std::vector<ordinal_t> color) {
   return c;
 }
 
-Coloring greedy_coloring(const Mesh& mesh) {
+Coloring greedy_coloring(const Mesh& mesh, ordinal_t run) {
+  if (run < 1) throw std::invalid_argument("greedy_coloring: runs of " + std::to_string(run) + " elements");
   const NodeIncidence inc = node_incidence(mesh);
-  std::vector<ordinal_t> color(mesh.num_elements(), -1);
-  std::vector<std::size_t> seen_by;  // seen_by[c] == e+1: colour c is taken by a neighbour of e
+  const std::size_t ne = mesh.num_elements(), len = static_cast<std::size_t>(run);
+  std::vector<ordinal_t> color(ne, -1);
+  std::vector<std::size_t> seen_by;  // seen_by[c] == r+1: colour c is taken by a neighbour of run r
   const int per_element = mesh.nodes_per_element();
-  for (std::size_t e = 0; e < mesh.num_elements(); ++e) {
-    for (int a = 0; a < per_element; ++a) {
-      const ordinal_t n = mesh.elements[e][a];
-      for (offset_t k = inc.start[n]; k < inc.start[n + 1]; ++k) {
-        const ordinal_t c = color[inc.elements[k]];
-        if (c < 0) continue;
-        if (static_cast<std::size_t>(c) >= seen_by.size()) seen_by.resize(c + 1, 0);
-        seen_by[c] = e + 1;
+  for (std::size_t r = 0; r * len < ne; ++r) {
+    const std::size_t e0 = r * len, e1 = std::min(ne, e0 + len);
+    for (std::size_t e = e0; e < e1; ++e)
+      for (int a = 0; a < per_element; ++a) {
+        const ordinal_t n = mesh.elements[e][a];
+        for (offset_t k = inc.start[n]; k < inc.start[n + 1]; ++k) {
+          const ordinal_t c = color[inc.elements[k]];
+          if (c < 0) continue;
+          if (static_cast<std::size_t>(c) >= seen_by.size()) seen_by.resize(c + 1, 0);
+          seen_by[c] = r + 1;
+        }
       }
-    }
     ordinal_t c = 0;
-    while (static_cast<std::size_t>(c) < seen_by.size() && seen_by[c] == e + 1) ++c;
-    color[e] = c;
+    while (static_cast<std::size_t>(c) < seen_by.size() && seen_by[c] == r + 1) ++c;
+    std::fill(color.begin() + e0, color.begin() + e1, c);
   }
   return group_by_color(std::move(color));
 }

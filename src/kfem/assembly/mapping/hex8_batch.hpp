@@ -1,0 +1,129 @@
+// Work mapping `batch` (kfem's own, a host fast path): one thread assembles W consecutive elements
+// of the launch at once, one element per SIMD lane. Every array is [..][W] with the lane index
+// innermost and every loop over lanes has no dependence between lanes, so the compiler turns the
+// element math into W-wide vector instructions (W = 64 bytes of scalars: one AVX-512 register). The
+// math is pairs' (hex8_pairs.hpp): the 36 node-pair blocks a >= b of Ke from the 9 products
+// sum_q w detJ g_a[i] g_b[j] each, not 64 blocks of B^T D B. The thread then scatters its W
+// elements' Ke one lane at a time, row by row. A thread takes a run of `batches` batches in turn,
+// and a coloured race colours such runs, not elements (run(), assembler.hpp): consecutive elements
+// share nodes, so the rows one element adds to are still in cache for the next, where an element
+// colouring would send every add of a colour to rows no other element of the launch touches. On a
+// GPU W and the run are 1: a thread per element, correct but not the strategy to pick there (the
+// tuner times it like any other).
+#pragma once
+#include <Kokkos_Core.hpp>
+
+#include "kfem/assembly/lanes.hpp"
+#include "kfem/core/types.hpp"
+#include "kfem/fe/elasticity.hpp"
+
+namespace kfem::mapping {
+struct Hex8Batch {
+  using layout = Kokkos::LayoutLeft;  // coords(e, k) of consecutive elements are adjacent: vector loads
+
+  // Elements per thread: a 64-byte vector of scalars on host backends, 1 on a GPU.
+  template <class Exec, class S>
+  static constexpr int width() {
+    return lanes::on_host<Exec> ? int(64 / sizeof(S)) : 1;
+  }
+
+  // Elements one thread assembles in turn, `batches` batches of W; on a GPU, one.
+  static constexpr int batches = 8;
+  template <class Exec, class S>
+  static constexpr ordinal_t run() {
+    return lanes::on_host<Exec> ? batches * width<Exec, S>() : 1;
+  }
+
+  // Block (a, b) of the lower triangle of node pairs, a >= b.
+  KOKKOS_INLINE_FUNCTION static constexpr int pair(int a, int b) { return a * (a + 1) / 2 + b; }
+
+  // Ke of the W elements e0 + l (lanes l >= valid repeat element e0 + valid - 1 and are not added).
+  template <int W, class S, class Data, class Access>
+  KOKKOS_INLINE_FUNCTION static void elements(const Data& d, const Isotropic<S>& m, ordinal_t e0, int valid,
+                                              const Access& acc) {
+    constexpr int Q = hex8::num_qp, N = hex8::num_nodes, P = N * (N + 1) / 2;
+    S C[8][3][W];  // monomial coefficients of the trilinear map, C[mask][j] (mask 0 unused)
+    {
+      S X[3 * N][W];
+      for (int k = 0; k < 3 * N; ++k)
+        for (int l = 0; l < W; ++l) X[k][l] = d.coords(e0 + (l < valid ? l : valid - 1), k);
+      for (int mask = 1; mask < 8; ++mask)
+        for (int j = 0; j < 3; ++j)
+          for (int l = 0; l < W; ++l) {
+            S v = 0;
+            for (int a = 0; a < N; ++a) v += S(hex8::monomial_sign(a, mask)) * X[3 * a + j][l];
+            C[mask][j][l] = S(0.125) * v;
+          }
+    }
+    // Physical gradients g and w detJ g of every node at every Gauss point (weights are 1).
+    S G[Q][N][3][W], H[Q][N][3][W];
+    for (int q = 0; q < Q; ++q) {
+      const S r[3] = {hex8::qp_coord<S>(q, 0), hex8::qp_coord<S>(q, 1), hex8::qp_coord<S>(q, 2)};
+      S Jinv[3][3][W], det[W];
+      for (int l = 0; l < W; ++l) {
+        S J[3][3], Ji[3][3];
+        for (int i = 0; i < 3; ++i) {
+          const int i1 = (i + 1) % 3, i2 = (i + 2) % 3, m0 = 1 << i, m1 = m0 | (1 << i1), m2 = m0 | (1 << i2);
+          for (int j = 0; j < 3; ++j)
+            J[i][j] = C[m0][j][l] + r[i1] * C[m1][j][l] + r[i2] * C[m2][j][l] + r[i1] * r[i2] * C[7][j][l];
+        }
+        det[l] = hex8::invert3<S>(J, Ji);
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j) Jinv[i][j][l] = Ji[i][j];
+      }
+      for (int a = 0; a < N; ++a) {
+        const S d0 = hex8::dshape<S>(a, 0, r), d1 = hex8::dshape<S>(a, 1, r), d2 = hex8::dshape<S>(a, 2, r);
+        for (int j = 0; j < 3; ++j)
+          for (int l = 0; l < W; ++l) {
+            const S g = Jinv[j][0][l] * d0 + Jinv[j][1][l] * d1 + Jinv[j][2][l] * d2;
+            G[q][a][j][l] = g;
+            H[q][a][j][l] = det[l] * g;
+          }
+      }
+    }
+    // The 9 products of every pair, then Ke's block (a, b) = from_products, in place.
+    S K[P][9][W];
+    for (int a = 0; a < N; ++a)
+      for (int b = 0; b <= a; ++b) {
+        S A[9][W] = {};
+        for (int q = 0; q < Q; ++q)
+          for (int k = 0; k < 9; ++k)
+            for (int l = 0; l < W; ++l) A[k][l] += H[q][a][k / 3][l] * G[q][b][k % 3][l];
+        for (int k = 0; k < 9; ++k)
+          for (int l = 0; l < W; ++l)
+            K[pair(a, b)][k][l] = elasticity::from_products(m, [&](int i, int j) { return A[3 * i + j][l]; }, k / 3, k % 3);
+      }
+    // Row 3a + c of element e0 + l: Ke(3a + c, 3b + dd) is block (a, b)'s (c, dd), or by symmetry
+    // block (b, a)'s (dd, c) above the diagonal of node pairs. (Gathering the rows into a plain
+    // array first was measured no faster: the adds wait on memory, not on this choice.)
+    for (int l = 0; l < valid; ++l) {
+      const ordinal_t e = e0 + l;
+      for (int a = 0; a < N; ++a)
+        for (int c = 0; c < 3; ++c) {
+          const slot_t row = d.row(e, a) + d.row_offset(e, a, c);
+          for (int b = 0; b < N; ++b) {
+            const slot_t s = row + d.block(e, 8 * a + b);
+            for (int dd = 0; dd < 3; ++dd)
+              acc(s + dd, a >= b ? K[pair(a, b)][3 * c + dd][l] : K[pair(b, a)][3 * dd + c][l]);
+          }
+        }
+    }
+  }
+
+  template <class Exec, class Data, class Adder>
+  void launch(const Exec& exec, const Data& d, const Isotropic<typename Data::scalar_type>& m, ordinal_t begin,
+              ordinal_t end, const Adder& add) const {
+    using S = typename Data::scalar_type;
+    static_assert(!Data::lower, "batch writes the full pattern");
+    constexpr int W = width<Exec, S>();
+    constexpr ordinal_t R = run<Exec, S>();  // a coloured launch starts every run at begin + i R
+    Kokkos::parallel_for("kfem::assemble[batch]", Kokkos::RangePolicy<Exec>(exec, 0, (end - begin + R - 1) / R),
+                         KOKKOS_LAMBDA(ordinal_t i) {
+                           const ordinal_t last = end - begin > (i + 1) * R ? begin + (i + 1) * R : end;
+                           const auto acc = add.access();
+                           for (ordinal_t e0 = begin + i * R; e0 < last; e0 += W)
+                             elements<W>(d, m, e0, last - e0 < W ? int(last - e0) : W, acc);
+                         });
+  }
+};
+}  // namespace kfem::mapping

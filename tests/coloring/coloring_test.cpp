@@ -11,6 +11,7 @@
 #include "backends.hpp"
 #include "kfem/coloring/device_coloring.hpp"
 #include "kfem/mesh/incidence.hpp"
+#include "kfem/mesh/renumber.hpp"
 
 namespace kfem::test {
 namespace {
@@ -76,6 +77,37 @@ TEST(GreedyColoring, RunsAreUnits) {
           }
     }
   EXPECT_THROW(greedy_coloring(distorted_beam(), 0), std::invalid_argument);
+}
+
+// Runs along a Morton order (what hex8 `batch` gets): the same two rules on positions of the
+// sequence, and every colour lists its runs whole, in sequence order.
+TEST(GreedyColoring, RunsFollowASequence) {
+  for (const Case& c : meshes())
+    for (const ordinal_t run : {2, 8}) {
+      SCOPED_TRACE(c.name + ", runs of " + std::to_string(run));
+      const std::vector<ordinal_t> seq = morton_order(c.mesh);
+      std::vector<ordinal_t> sorted = seq, pos(seq.size());
+      std::sort(sorted.begin(), sorted.end());
+      for (std::size_t i = 0; i < seq.size(); ++i) EXPECT_EQ(sorted[i], ordinal_t(i));
+      for (std::size_t i = 0; i < seq.size(); ++i) pos[seq[i]] = ordinal_t(i);
+      const Coloring col = greedy_coloring(c.mesh, run, seq);
+      EXPECT_EQ(std::size_t(col.offsets.back()), seq.size());
+      for (int k = 0; k < col.num_colors(); ++k)
+        for (ordinal_t p = col.offsets[k]; p < col.offsets[k + 1]; ++p) {
+          EXPECT_EQ(col.color[col.order[p]], k);
+          EXPECT_EQ(col.color[col.order[p]], col.color[seq[pos[col.order[p]] / run * run]]);
+          if (p > col.offsets[k] && pos[col.order[p]] % run != 0) {
+            EXPECT_EQ(pos[col.order[p]], pos[col.order[p - 1]] + 1) << "a run is split";
+          }
+        }
+      const NodeIncidence inc = node_incidence(c.mesh);
+      for (std::size_t n = 0; n < c.mesh.num_nodes(); ++n)
+        for (offset_t i = inc.start[n]; i < inc.start[n + 1]; ++i)
+          for (offset_t j = i + 1; j < inc.start[n + 1]; ++j) {
+            const ordinal_t a = inc.elements[i], b = inc.elements[j];
+            if (pos[a] / run != pos[b] / run) EXPECT_NE(col.color[a], col.color[b]) << "elements " << a << ", " << b;
+          }
+    }
 }
 
 // Any box with >= 2 elements per direction needs 8 colours (the 8 elements around an inner node

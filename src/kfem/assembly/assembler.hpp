@@ -15,6 +15,7 @@
 #include "kfem/assembly/problem.hpp"
 #include "kfem/core/fill.hpp"
 #include "kfem/fe/elasticity.hpp"
+#include "kfem/mesh/renumber.hpp"
 
 namespace kfem {
 template <class Exec, class S>
@@ -150,11 +151,13 @@ class Assembler final : public RaceDriven<Exec, Race, S> {
   const Data& data() const { return data_; }
 
  private:
-  // Runs of consecutive elements coloured as units, for a mapping that assembles them per thread.
+  // Runs of elements coloured as units, for a mapping that assembles them per thread: runs of the
+  // Morton order, compact blocks whose elements share most of their rows.
   static std::optional<Coloring> run_coloring(const Problem<Exec>& p) {
     constexpr ordinal_t run = run_length<Mapping, Exec, S>::value;
     if (!Race::needs_coloring || run == 1) return std::nullopt;
-    return greedy_coloring(to_host(p.mesh, CellType::hex8), run);
+    const Mesh mesh = to_host(p.mesh, CellType::hex8);
+    return greedy_coloring(mesh, run, morton_order(mesh));
   }
 
   Isotropic<S> material_;

@@ -20,18 +20,22 @@ Coloring group_by_color(std::vector<ordinal_t> color) {
   return c;
 }
 
-Coloring greedy_coloring(const Mesh& mesh, ordinal_t run) {
+Coloring greedy_coloring(const Mesh& mesh, ordinal_t run, const std::vector<ordinal_t>& sequence) {
   if (run < 1) throw std::invalid_argument("greedy_coloring: runs of " + std::to_string(run) + " elements");
   const NodeIncidence inc = node_incidence(mesh);
   const std::size_t ne = mesh.num_elements(), len = static_cast<std::size_t>(run);
+  if (!sequence.empty() && sequence.size() != ne)
+    throw std::invalid_argument("greedy_coloring: a sequence of " + std::to_string(sequence.size()) + " for " +
+                                std::to_string(ne) + " elements");
+  const auto at = [&](std::size_t i) { return sequence.empty() ? i : static_cast<std::size_t>(sequence[i]); };
   std::vector<ordinal_t> color(ne, -1);
   std::vector<std::size_t> seen_by;  // seen_by[c] == r+1: colour c is taken by a neighbour of run r
   const int per_element = mesh.nodes_per_element();
   for (std::size_t r = 0; r * len < ne; ++r) {
-    const std::size_t e0 = r * len, e1 = std::min(ne, e0 + len);
-    for (std::size_t e = e0; e < e1; ++e)
+    const std::size_t i0 = r * len, i1 = std::min(ne, i0 + len);
+    for (std::size_t i = i0; i < i1; ++i)
       for (int a = 0; a < per_element; ++a) {
-        const ordinal_t n = mesh.elements[e][a];
+        const ordinal_t n = mesh.elements[at(i)][a];
         for (offset_t k = inc.start[n]; k < inc.start[n + 1]; ++k) {
           const ordinal_t c = color[inc.elements[k]];
           if (c < 0) continue;
@@ -41,9 +45,15 @@ Coloring greedy_coloring(const Mesh& mesh, ordinal_t run) {
       }
     ordinal_t c = 0;
     while (static_cast<std::size_t>(c) < seen_by.size() && seen_by[c] == r + 1) ++c;
-    std::fill(color.begin() + e0, color.begin() + e1, c);
+    for (std::size_t i = i0; i < i1; ++i) color[at(i)] = c;
   }
-  return group_by_color(std::move(color));
+  if (sequence.empty()) return group_by_color(std::move(color));
+  std::vector<ordinal_t> by_position(ne);  // grouped by position, so that runs stay whole
+  for (std::size_t i = 0; i < ne; ++i) by_position[i] = color[at(i)];
+  Coloring g = group_by_color(std::move(by_position));
+  for (ordinal_t& o : g.order) o = sequence[o];
+  g.color = std::move(color);
+  return g;
 }
 
 std::string check_coloring(const Mesh& mesh, const Coloring& c) {

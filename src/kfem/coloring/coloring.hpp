@@ -16,9 +16,10 @@ struct Coloring {
 
 // Serial greedy colouring on the host (the paper's method): each element takes the smallest
 // colour not used by an earlier element sharing a node. With run > 1 the units are runs of `run`
-// consecutive elements (the last may be shorter), for mappings whose thread assembles a whole run:
-// no two runs of one colour share a node, while the elements of one run may.
-Coloring greedy_coloring(const Mesh& mesh, ordinal_t run = 1);
+// consecutive elements of `sequence` (default 0, 1, 2, ...; the last run may be shorter), for
+// mappings whose thread assembles a whole run: no two runs of one colour share a node, while the
+// elements of one run may. `order` then lists each colour's runs whole, in sequence order.
+Coloring greedy_coloring(const Mesh& mesh, ordinal_t run = 1, const std::vector<ordinal_t>& sequence = {});
 
 // Groups elements by colour (counting sort); colours must be 0-based and dense.
 Coloring group_by_color(std::vector<ordinal_t> color);

@@ -2,6 +2,8 @@
 #include "kfem/mesh/renumber.hpp"
 
 #include <algorithm>
+#include <array>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <stdexcept>
@@ -118,6 +120,44 @@ std::vector<ordinal_t> rcm_permutation(const Mesh& mesh) {
   return perm;
 }
 }  // namespace
+
+namespace {
+// The low 21 bits of x moved to every third bit (bit i to bit 3i).
+std::uint64_t spread_bits(std::uint64_t x) {
+  x &= 0x1fffff;
+  x = (x | x << 32) & 0x1f00000000ffffULL;
+  x = (x | x << 16) & 0x1f0000ff0000ffULL;
+  x = (x | x << 8) & 0x100f00f00f00f00fULL;
+  x = (x | x << 4) & 0x10c30c30c30c30c3ULL;
+  x = (x | x << 2) & 0x1249249249249249ULL;
+  return x;
+}
+}  // namespace
+
+std::vector<ordinal_t> morton_order(const Mesh& mesh) {
+  const std::size_t ne = mesh.num_elements();
+  const int nv = mesh.nodes_per_element();
+  std::vector<std::array<double, 3>> centre(ne, {0, 0, 0});
+  std::array<double, 3> lo, hi;
+  lo.fill(std::numeric_limits<double>::max());
+  hi.fill(std::numeric_limits<double>::lowest());
+  for (std::size_t e = 0; e < ne; ++e)
+    for (int j = 0; j < 3; ++j) {
+      for (int a = 0; a < nv; ++a) centre[e][j] += mesh.nodes[mesh.elements[e][a]][j] / nv;
+      lo[j] = std::min(lo[j], centre[e][j]);
+      hi[j] = std::max(hi[j], centre[e][j]);
+    }
+  std::vector<std::uint64_t> key(ne, 0);
+  for (std::size_t e = 0; e < ne; ++e)
+    for (int j = 0; j < 3; ++j) {  // 21 bits per direction of the centroids' bounding box
+      const double t = hi[j] > lo[j] ? (centre[e][j] - lo[j]) / (hi[j] - lo[j]) : 0.0;
+      key[e] |= spread_bits(static_cast<std::uint64_t>(t * 0x1fffff)) << j;
+    }
+  std::vector<ordinal_t> order(ne);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](ordinal_t a, ordinal_t b) { return key[a] < key[b]; });
+  return order;
+}
 
 std::vector<ordinal_t> random_permutation(std::size_t n, std::uint64_t seed) {
   std::vector<ordinal_t> p(n);

@@ -26,6 +26,10 @@ Mesh renumber_nodes(const Mesh&, const std::vector<ordinal_t>& perm);
 // Same elements (rows untouched) in a seeded random order; cell_sets follow their elements (sorted).
 Mesh shuffle_elements(const Mesh&, std::uint64_t seed);
 
+// The elements along a Z-order (Morton) curve through their centroids: elements near in space come
+// near in the order in every direction at once, so its runs are compact blocks, not mesh lines.
+std::vector<ordinal_t> morton_order(const Mesh&);
+
 // max over elements of (largest - smallest node id): the half-bandwidth of the node graph.
 ordinal_t node_bandwidth(const Mesh&);
 }  // namespace kfem

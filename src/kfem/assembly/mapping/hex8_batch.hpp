@@ -5,13 +5,14 @@
 // math is pairs' (hex8_pairs.hpp): the 36 node-pair blocks a >= b of Ke from the 9 products
 // sum_q w detJ g_a[i] g_b[j] each, not 64 blocks of B^T D B. The thread then scatters its W
 // elements' Ke one lane at a time, row by row. A thread takes a run of `batches` batches in turn,
-// and a coloured race colours such runs, not elements (run(), assembler.hpp): consecutive elements
-// share nodes, so the rows one element adds to are still in cache for the next, where an element
-// colouring would send every add of a colour to rows no other element of the launch touches. On a
-// GPU W and the run are 1: a thread per element, correct but not the strategy to pick there (the
-// tuner times it like any other).
+// and a coloured race colours such runs, not elements (run(), assembler.hpp), along the elements'
+// Morton order: a run is a compact block whose elements share most of their rows, so the rows one
+// element adds to are still in cache for the next, where an element colouring sends every add of
+// a launch to rows no other element of that launch touches. On a GPU W and the run are 1: a thread
+// per element, correct but not the strategy to pick there (the tuner times it like any other).
 #pragma once
 #include <Kokkos_Core.hpp>
+#include <cmath>
 
 #include "kfem/assembly/lanes.hpp"
 #include "kfem/core/types.hpp"
@@ -32,6 +33,19 @@ struct Hex8Batch {
   template <class Exec, class S>
   static constexpr ordinal_t run() {
     return lanes::on_host<Exec> ? batches * width<Exec, S>() : 1;
+  }
+
+  // a b + c, fused where the hardware has it: host code is built with -ffp-contract=off (its results
+  // bit for bit those of a portable build), so the hot loops ask for their multiply-adds here.
+  template <class S>
+  KOKKOS_FORCEINLINE_FUNCTION static S madd(S a, S b, S c) {
+#if defined(__CUDA_ARCH__)
+    return fma(a, b, c);
+#elif defined(__FP_FAST_FMA)
+    return std::fma(a, b, c);
+#else
+    return a * b + c;
+#endif
   }
 
   // Block (a, b) of the lower triangle of node pairs, a >= b.
@@ -75,7 +89,7 @@ struct Hex8Batch {
         const S d0 = hex8::dshape<S>(a, 0, r), d1 = hex8::dshape<S>(a, 1, r), d2 = hex8::dshape<S>(a, 2, r);
         for (int j = 0; j < 3; ++j)
           for (int l = 0; l < W; ++l) {
-            const S g = Jinv[j][0][l] * d0 + Jinv[j][1][l] * d1 + Jinv[j][2][l] * d2;
+            const S g = madd(Jinv[j][2][l], d2, madd(Jinv[j][1][l], d1, Jinv[j][0][l] * d0));
             G[q][a][j][l] = g;
             H[q][a][j][l] = det[l] * g;
           }
@@ -88,7 +102,7 @@ struct Hex8Batch {
         S A[9][W] = {};
         for (int q = 0; q < Q; ++q)
           for (int k = 0; k < 9; ++k)
-            for (int l = 0; l < W; ++l) A[k][l] += H[q][a][k / 3][l] * G[q][b][k % 3][l];
+            for (int l = 0; l < W; ++l) A[k][l] = madd(H[q][a][k / 3][l], G[q][b][k % 3][l], A[k][l]);
         for (int k = 0; k < 9; ++k)
           for (int l = 0; l < W; ++l)
             K[pair(a, b)][k][l] = elasticity::from_products(m, [&](int i, int j) { return A[3 * i + j][l]; }, k / 3, k % 3);

@@ -242,7 +242,7 @@ TEST_P(ElementProperties, LaneHelpersMatchJacobianAndInverse) {
   const ElementCoords& X = GetParam().X;
   double flat[24], C[24];
   for (int k = 0; k < 24; ++k) flat[k] = X[k / 3][k % 3];
-  for (int k = 0; k < 24; ++k) C[k] = hex8::monomial_coefficient(flat, k / 3, k % 3);
+  for (int k = 0; k < 24; ++k) C[k] = hex8::monomial_coefficient<double>(flat, k / 3, k % 3);
   for (int q = 0; q < hex8::num_qp; ++q) {
     double J[3][3], Jinv[3][3], Jm[3][3];
     hex8::jacobian<double>(X, q, J);

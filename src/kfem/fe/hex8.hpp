@@ -130,15 +130,16 @@ KOKKOS_INLINE_FUNCTION constexpr int monomial_sign(int a, int mask) {
     if ((mask >> i) & 1) s *= node_sign(a, i);
   return s;
 }
-template <class S>
-KOKKOS_INLINE_FUNCTION S monomial_coefficient(const S* X, int mask, int j) {
+// X[3a + j] is coordinate j of node a: a pointer, or one lane of a batch (mapping/hex8_batch.hpp).
+template <class S, class Coords>
+KOKKOS_INLINE_FUNCTION S monomial_coefficient(const Coords& X, int mask, int j) {
   S v = 0;
   for (int a = 0; a < num_nodes; ++a) v += S(monomial_sign(a, mask)) * X[3 * a + j];
   return S(0.125) * v;
 }
 // J(i,j) at Gauss point q from C[3m + j] = c_m,j: d/dxi_i keeps the monomials that contain xi_i.
-template <class S>
-KOKKOS_INLINE_FUNCTION void jacobian_from_monomials(const S* C, int q, S J[3][3]) {
+template <class S, class Coeffs>
+KOKKOS_INLINE_FUNCTION void jacobian_from_monomials(const Coeffs& C, int q, S J[3][3]) {
   const S r[3] = {qp_coord<S>(q, 0), qp_coord<S>(q, 1), qp_coord<S>(q, 2)};
   for (int i = 0; i < 3; ++i) {
     const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;

@@ -19,6 +19,14 @@
 #include "kfem/fe/elasticity.hpp"
 
 namespace kfem::mapping {
+// Lane l of a batch's [k][W] array, indexed as the element math indexes one element's array.
+template <class S, int W>
+struct Lane {
+  const S (*v)[W];
+  int l;
+  KOKKOS_FORCEINLINE_FUNCTION S operator[](int k) const { return v[k][l]; }
+};
+
 struct Hex8Batch {
   using layout = Kokkos::LayoutLeft;  // coords(e, k) of consecutive elements are adjacent: vector loads
 
@@ -56,18 +64,13 @@ struct Hex8Batch {
   KOKKOS_INLINE_FUNCTION static void elements(const Data& d, const Isotropic<S>& m, ordinal_t e0, int valid,
                                               const Access& acc) {
     constexpr int Q = hex8::num_qp, N = hex8::num_nodes, P = N * (N + 1) / 2;
-    S C[8][3][W];  // monomial coefficients of the trilinear map, C[mask][j] (mask 0 unused)
+    S C[24][W];  // monomial coefficients of the trilinear map, C[3 mask + j] (mask 0 unused)
     {
       S X[3 * N][W];
       for (int k = 0; k < 3 * N; ++k)
         for (int l = 0; l < W; ++l) X[k][l] = d.coords(e0 + (l < valid ? l : valid - 1), k);
-      for (int mask = 1; mask < 8; ++mask)
-        for (int j = 0; j < 3; ++j)
-          for (int l = 0; l < W; ++l) {
-            S v = 0;
-            for (int a = 0; a < N; ++a) v += S(hex8::monomial_sign(a, mask)) * X[3 * a + j][l];
-            C[mask][j][l] = S(0.125) * v;
-          }
+      for (int k = 3; k < 24; ++k)
+        for (int l = 0; l < W; ++l) C[k][l] = hex8::monomial_coefficient<S>(Lane<S, W>{X, l}, k / 3, k % 3);
     }
     // Physical gradients g and w detJ g of every node at every Gauss point (weights are 1).
     S G[Q][N][3][W], H[Q][N][3][W];
@@ -76,11 +79,7 @@ struct Hex8Batch {
       S Jinv[3][3][W], det[W];
       for (int l = 0; l < W; ++l) {
         S J[3][3], Ji[3][3];
-        for (int i = 0; i < 3; ++i) {
-          const int i1 = (i + 1) % 3, i2 = (i + 2) % 3, m0 = 1 << i, m1 = m0 | (1 << i1), m2 = m0 | (1 << i2);
-          for (int j = 0; j < 3; ++j)
-            J[i][j] = C[m0][j][l] + r[i1] * C[m1][j][l] + r[i2] * C[m2][j][l] + r[i1] * r[i2] * C[7][j][l];
-        }
+        hex8::jacobian_from_monomials(Lane<S, W>{C, l}, q, J);
         det[l] = hex8::invert3<S>(J, Ji);
         for (int i = 0; i < 3; ++i)
           for (int j = 0; j < 3; ++j) Jinv[i][j][l] = Ji[i][j];

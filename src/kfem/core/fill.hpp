@@ -18,17 +18,26 @@ struct Zero {
 };
 }  // namespace fill_detail
 
-// v = 0 on exec. Kokkos 3.4's deep_copy(exec, v, 0) gives every entry its own thread, in 64-thread
-// blocks on CUDA: mesh4's 515 M values become 8 M blocks, and block scheduling, not DRAM, sets the
-// pace (4.84 ms for 4.1 GB on an H200, 0.85 TB/s; ncu). Here each thread zeroes 16 entries one
-// stride apart: a warp's stores stay contiguous, and there are 16x fewer blocks.
+// v = 0 on exec.
+// - CUDA: Kokkos 3.4's deep_copy(exec, v, 0) gives every entry its own thread, in 64-thread blocks:
+//   mesh4's 515 M values become 8 M blocks, and block scheduling, not DRAM, sets the pace (4.84 ms
+//   for 4.1 GB on an H200, 0.85 TB/s; ncu). Here each thread zeroes 16 entries one stride apart: a
+//   warp's stores stay contiguous, and there are 16x fewer blocks.
+// - Host backends: that kernel gives each CPU thread 16 scattered store streams, and Kokkos' own
+//   fill writes contiguous runs: 4 GiB on 16 Xeon cores took 185 ms that way and takes 84 ms now
+//   (reports/runs/2026-11-26-hex8-batch-16-cores).
 template <class Exec, class View>
 void fill_zero(const Exec& exec, const View& v) {
-  using Index = std::int64_t;
-  constexpr Index per_thread = 16;
-  const Index n = static_cast<Index>(v.extent(0));
-  const Index stride = (n + per_thread - 1) / per_thread;
-  Kokkos::parallel_for("kfem::fill_zero", Kokkos::RangePolicy<Exec, Kokkos::IndexType<Index>>(exec, 0, stride),
-                       fill_detail::Zero<View, Index>{v, n, stride});
+  if constexpr (Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible) {
+    Kokkos::deep_copy(exec, v, typename View::non_const_value_type(0));
+  } else {
+    using Index = std::int64_t;
+    constexpr Index per_thread = 16;
+    const Index n = static_cast<Index>(v.extent(0));
+    const Index stride = (n + per_thread - 1) / per_thread;
+    Kokkos::parallel_for("kfem::fill_zero",
+                         Kokkos::RangePolicy<Exec, Kokkos::IndexType<Index>>(exec, 0, stride),
+                         fill_detail::Zero<View, Index>{v, n, stride});
+  }
 }
 }  // namespace kfem

@@ -59,6 +59,20 @@ struct Hex8Batch {
   // Block (a, b) of the lower triangle of node pairs, a >= b.
   KOKKOS_INLINE_FUNCTION static constexpr int pair(int a, int b) { return a * (a + 1) / 2 + b; }
 
+  // The 9 products sum_q H[q][a][i] G[q][b][j] of node pair (a, b) in all W lanes, in registers.
+  template <int W, class S, int Q = hex8::num_qp, int N = hex8::num_nodes>
+  KFEM_LANE_FUNCTION static void products(const S (*__restrict__ H)[N][3][W],
+                                          const S (*__restrict__ G)[N][3][W], int a, int b,
+                                          S (*__restrict__ A)[W]) {
+    KFEM_LANE_LOOP
+    for (int l = 0; l < W; ++l) {
+      S sum[9] = {};
+      for (int q = 0; q < Q; ++q)
+        for (int k = 0; k < 9; ++k) sum[k] = madd(H[q][a][k / 3][l], G[q][b][k % 3][l], sum[k]);
+      for (int k = 0; k < 9; ++k) A[k][l] = sum[k];
+    }
+  }
+
   // Ke of the W elements e0 + l (lanes l >= valid repeat element e0 + valid - 1 and are not added).
   template <int W, class S, class Data, class Access>
   KOKKOS_INLINE_FUNCTION static void elements(const Data& d, const Isotropic<S>& m, ordinal_t e0, int valid,
@@ -98,28 +112,29 @@ struct Hex8Batch {
     S K[P][9][W];
     for (int a = 0; a < N; ++a)
       for (int b = 0; b <= a; ++b) {
-        S A[9][W] = {};
-        for (int q = 0; q < Q; ++q)
-          for (int k = 0; k < 9; ++k)
-            for (int l = 0; l < W; ++l) A[k][l] = madd(H[q][a][k / 3][l], G[q][b][k % 3][l], A[k][l]);
+        S A[9][W];
+        products<W>(H, G, a, b, A);
         for (int k = 0; k < 9; ++k)
           for (int l = 0; l < W; ++l)
             K[pair(a, b)][k][l] = elasticity::from_products(m, [&](int i, int j) { return A[3 * i + j][l]; }, k / 3, k % 3);
       }
-    // Row 3a + c of element e0 + l: Ke(3a + c, 3b + dd) is block (a, b)'s (c, dd), or by symmetry
-    // block (b, a)'s (dd, c) above the diagonal of node pairs. (Gathering the rows into a plain
-    // array first was measured no faster: the adds wait on memory, not on this choice.)
+    // Block (a, b) of element e0 + l: Ke(3a + c, 3b + dd) is pair (a, b)'s entry (c, dd), or by
+    // symmetry pair (b, a)'s (dd, c) above the diagonal of node pairs. One index load per block.
+    // (Gathering the rows into a plain array first was measured no faster: the adds wait on memory.)
     for (int l = 0; l < valid; ++l) {
       const ordinal_t e = e0 + l;
-      for (int a = 0; a < N; ++a)
-        for (int c = 0; c < 3; ++c) {
-          const slot_t row = d.row(e, a) + d.row_offset(e, a, c);
-          for (int b = 0; b < N; ++b) {
-            const slot_t s = row + d.block(e, 8 * a + b);
-            for (int dd = 0; dd < 3; ++dd)
-              acc(s + dd, a >= b ? K[pair(a, b)][3 * c + dd][l] : K[pair(b, a)][3 * dd + c][l]);
+      for (int a = 0; a < N; ++a) {
+        const slot_t row = d.row(e, a);
+        for (int b = 0; b < N; ++b) {
+          const slot_t s = row + d.block(e, 8 * a + b);
+          const int p = a >= b ? pair(a, b) : pair(b, a);
+          const bool above = a < b;
+          for (int c = 0; c < 3; ++c) {
+            const slot_t sc = s + d.row_offset(e, a, c);
+            for (int dd = 0; dd < 3; ++dd) acc(sc + dd, K[p][above ? 3 * dd + c : 3 * c + dd][l]);
           }
         }
+      }
     }
   }
 

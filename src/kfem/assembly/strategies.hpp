@@ -163,11 +163,13 @@ inline bool has_symmetric_blocks_kind(MappingKind mapping) {
 }
 
 // Per-backend defaults: the fastest measured full-storage combination on every mesh and precision,
-// pairs with atomics on the H200 and pairs with colouring on 16 CPU cores (reports/runs/2026-11-21-*);
-// other families take the generic team mapping.
+// pairs with atomics on the H200 (reports/runs/2026-11-21-*) and batch with colouring on 16 CPU
+// cores (3.0x pairs on mesh4, reports/runs/2026-11-26-hex8-batch-16-cores); other families take the
+// generic team mapping.
 template <class Exec>
 constexpr MappingKind default_mapping(CellType cell = CellType::hex8) {
-  return cell == CellType::hex8 ? MappingKind::pairs : MappingKind::team;
+  if (cell != CellType::hex8) return MappingKind::team;
+  return lanes::on_host<Exec> ? MappingKind::batch : MappingKind::pairs;
 }
 // The per-element index up to order 2 (N_sh^2 slots: 342 at p = 2), the search beyond (O(N_sh)).
 constexpr TargetKind default_target(int order) { return order <= 2 ? TargetKind::index : TargetKind::search; }

@@ -81,7 +81,8 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
          "work mapping (repeatable): thread team (every family); hex8 only: element warp4 warp8 "
          "ppni4 ppni8 twokernel warp4-scratch warp4-atomic warp4-vreduce pairs (full), batch (full; "
          "a thread per SIMD-width batch of elements, for CPUs), owner (owner "
-         "computes, race none: each value written once, deterministic), sym300 "
+         "computes, race none: each value written once, deterministic), batch-owner (batch's math, "
+         "partitions own their rows, race none: no zeroing pass, deterministic; for CPUs), sym300 "
          "sym300x2 sympairs (lower triangle); default; or auto (run: the fastest verified, tuned and cached)")
       ->allow_extra_args(false);
   cmd->add_option("--target", o.target,
@@ -90,7 +91,7 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
       ->check(CLI::IsMember({"index", "search", "default"}));
   cmd->add_option("--race", o.race,
                   "race handling (repeatable): colored atomic scatter acoo (a-COO: no colouring, no CSR "
-                  "pattern), none (mapping owner: one writer per value), or default")
+                  "pattern), none (mappings owner, batch-owner: one writer per value), or default")
       ->allow_extra_args(false);
   cmd->add_option("--operator", o.operators,
                   "CG operator (repeatable): csr (assembled matrix), ebe-v1 (element matrices stored), "

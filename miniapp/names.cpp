@@ -18,7 +18,8 @@ const std::vector<std::pair<std::string, MappingKind>> mappings = {
     {"team", MappingKind::team},               {"reg-jac", MappingKind::reg_jac},
     {"reg-nojac", MappingKind::reg_nojac},     {"shm-jac", MappingKind::shm_jac},
     {"shm-nojac", MappingKind::shm_nojac},     {"gemm", MappingKind::gemm},
-    {"owner", MappingKind::owner},             {"batch", MappingKind::batch}};
+    {"owner", MappingKind::owner},             {"batch", MappingKind::batch},
+    {"batch-owner", MappingKind::batch_owner}};
 const std::vector<std::pair<std::string, TargetKind>> targets = {{"index", TargetKind::index},
                                                                  {"search", TargetKind::search}};
 const std::vector<std::pair<std::string, Renumbering>> renumberings = {

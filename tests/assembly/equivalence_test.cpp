@@ -66,9 +66,9 @@ void check_all(const Exec& exec) {
       });
     }
   });
-  EXPECT_EQ(fast_paths, 15);
-  // 14 element-centric mappings x (colored, atomic, scatter) + owner x none
-  EXPECT_EQ(combinations, 14 * 3 + 1);
+  EXPECT_EQ(fast_paths, 16);
+  // 14 element-centric mappings x (colored, atomic, scatter) + owner, batch-owner x none
+  EXPECT_EQ(combinations, 14 * 3 + 2);
 }
 
 TYPED_TEST(Equivalence, DoubleMatchesOracle) {

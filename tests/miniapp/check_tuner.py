@@ -57,11 +57,12 @@ def main():
     env = dict(os.environ, KFEM_TUNER_CACHE=cache)
 
     t = tuned_run(kfem, work, env, "hex8", ["--mesh", "8x2x2"], "tuned")
-    # 11 full-storage element-centric fast paths + thread + team, x 3 races; owner x none
-    if len(t["candidates"]) != 13 * 3 + 1:
-        fail(f"hex8: {len(t['candidates'])} candidates, expected 40")
-    if not any(c["mapping"] == "owner" and c["race"] == "none" for c in t["candidates"]):
-        fail("hex8: owner x none is not among the candidates")
+    # 11 full-storage element-centric fast paths + thread + team, x 3 races; owner, batch-owner x none
+    if len(t["candidates"]) != 13 * 3 + 2:
+        fail(f"hex8: {len(t['candidates'])} candidates, expected 41")
+    for owner in ("owner", "batch-owner"):
+        if not any(c["mapping"] == owner and c["race"] == "none" for c in t["candidates"]):
+            fail(f"hex8: {owner} x none is not among the candidates")
     entries = json.load(open(cache))["entries"]
     if t["key"] not in entries or entries[t["key"]]["mapping"] != t["mapping"]:
         fail(f"hex8: the cache {cache} does not hold the choice under {t['key']}")

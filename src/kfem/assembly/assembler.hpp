@@ -42,13 +42,16 @@ struct Discard {
   KOKKOS_INLINE_FUNCTION void operator()(const Key&, typename Values::value_type x) const {
     if (x != x) v(0) = x;
   }
+  KOKKOS_INLINE_FUNCTION void add(slot_t s, typename Values::value_type x) const { (*this)(s, x); }
 };
 
-// The writer of owner-computes mappings: each value has one writer, which stores it.
+// The writer of owner-computes mappings: each value has one writer, which stores it (and, where the
+// owner sums its elements into the value itself, adds to it afterwards: batch-owner).
 template <class Values>
 struct StoreOnce {
   Values v;
   KOKKOS_INLINE_FUNCTION void operator()(slot_t s, typename Values::value_type x) const { v(s) = x; }
+  KOKKOS_INLINE_FUNCTION void add(slot_t s, typename Values::value_type x) const { v(s) += x; }
 };
 
 // Mappings that compute only Ke's lower triangle declare `static constexpr bool lower = true`.
@@ -173,7 +176,7 @@ class OwnerAssembler final : public AssemblerBase<Exec, S> {
   using Values = typename AssemblerBase<Exec, S>::Values;
 
   OwnerAssembler(const Exec& exec, const Problem<Exec>& p, const Isotropic<S>& m, Mapping mapping = {})
-      : exec_(exec), material_(m), mapping_(mapping), data_(Mapping::template make_data<S>(exec, p)) {
+      : exec_(exec), material_(m), mapping_(mapping), data_(mapping_.template make_data<S>(exec, p)) {
     exec.fence();
   }
   void assemble(const Values& values) override {
@@ -183,13 +186,12 @@ class OwnerAssembler final : public AssemblerBase<Exec, S> {
     mapping_.launch(exec_, data_, material_, Discard<Values>{values});
   }
   bool lower() const override { return false; }
-  // Its entry in the 8 node-to-element lists; no per-element CSR index.
-  double index_bytes_per_element() const override { return sizeof(ordinal_t) * 8; }
+  double index_bytes_per_element() const override { return Mapping::index_bytes_per_element(data_); }
 
  private:
   Exec exec_;
   Isotropic<S> material_;
   Mapping mapping_;
-  decltype(Mapping::template make_data<S>(std::declval<Exec>(), std::declval<Problem<Exec>>())) data_;
+  decltype(std::declval<const Mapping&>().template make_data<S>(std::declval<Exec>(), std::declval<Problem<Exec>>())) data_;
 };
 }  // namespace kfem

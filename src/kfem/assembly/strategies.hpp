@@ -11,6 +11,7 @@
 #include "kfem/assembly/mapping/banas_blocks.hpp"
 #include "kfem/assembly/mapping/gemm_blocks.hpp"
 #include "kfem/assembly/mapping/hex8_batch.hpp"
+#include "kfem/assembly/mapping/hex8_batch_owner.hpp"
 #include "kfem/assembly/mapping/hex8_owner.hpp"
 #include "kfem/assembly/mapping/hex8_pairs.hpp"
 #include "kfem/assembly/mapping/hex8_ppni.hpp"
@@ -31,7 +32,7 @@
 namespace kfem {
 enum class MappingKind {
   element, warp4, warp8, ppni4, ppni8, twokernel, warp4_scratch, warp4_atomic, warp4_vreduce, sym300, sym300x2, pairs, sympairs,
-  thread, team, reg_jac, reg_nojac, shm_jac, shm_nojac, gemm, owner, batch
+  thread, team, reg_jac, reg_nojac, shm_jac, shm_nojac, gemm, owner, batch, batch_owner
 };
 enum class RaceKind { colored, atomic, scatter, none };
 enum class TargetKind { index, search };
@@ -72,6 +73,7 @@ using MappingRegistry = std::tuple<
     Entry<mapping::Hex8Pairs<true>, MappingKind::sympairs, fe::Hex8>,
     Entry<mapping::Hex8Owner, MappingKind::owner, fe::Hex8>,
     Entry<mapping::Hex8Batch, MappingKind::batch, fe::Hex8>,
+    Entry<mapping::Hex8BatchOwner, MappingKind::batch_owner, fe::Hex8>,
     Entry<mapping::ThreadPerElement, MappingKind::thread>,
     Entry<mapping::TeamPerElement, MappingKind::team>,
     // banas et al.'s prism integration kernels (Algorithms 3-4): generic code, listed for prisms.
@@ -139,8 +141,8 @@ bool dispatch(Kind kind, F&& f) {
 
 // Why a mapping and a race do not go together, for every refusal (one wording everywhere).
 inline const char* mismatch_reason(bool owner_mapping) {
-  return owner_mapping ? "mapping owner writes every value once and takes race none"
-                       : "race none is for owner-computes mappings (owner)";
+  return owner_mapping ? "owner-computes mappings (owner, batch-owner) write every value once and take race none"
+                       : "race none is for owner-computes mappings (owner, batch-owner)";
 }
 
 // Run-time form of pairs_with.

@@ -27,6 +27,11 @@ struct Lane {
   KOKKOS_FORCEINLINE_FUNCTION S operator[](int k) const { return v[k][l]; }
 };
 
+// The rows every element adds to: all of them (batch-owner adds only its partition's, hex8_batch_owner.hpp).
+struct AllRows {
+  KOKKOS_FORCEINLINE_FUNCTION constexpr bool operator()(ordinal_t, int) const { return true; }
+};
+
 struct Hex8Batch {
   using layout = Kokkos::LayoutLeft;  // coords(e, k) of consecutive elements are adjacent: vector loads
 
@@ -73,10 +78,11 @@ struct Hex8Batch {
     }
   }
 
-  // Ke of the W elements e0 + l (lanes l >= valid repeat element e0 + valid - 1 and are not added).
-  template <int W, class S, class Data, class Access>
+  // Ke of the W elements e0 + l (lanes l >= valid repeat element e0 + valid - 1 and are not added),
+  // node a's rows of element e added where rows(e, a).
+  template <int W, class S, class Data, class Access, class Rows = AllRows>
   KOKKOS_INLINE_FUNCTION static void elements(const Data& d, const Isotropic<S>& m, ordinal_t e0, int valid,
-                                              const Access& acc) {
+                                              const Access& acc, const Rows& rows = {}) {
     constexpr int Q = hex8::num_qp, N = hex8::num_nodes, P = N * (N + 1) / 2;
     S C[24][W];  // monomial coefficients of the trilinear map, C[3 mask + j] (mask 0 unused)
     {
@@ -124,6 +130,7 @@ struct Hex8Batch {
     for (int l = 0; l < valid; ++l) {
       const ordinal_t e = e0 + l;
       for (int a = 0; a < N; ++a) {
+        if (!rows(e, a)) continue;
         const slot_t row = d.row(e, a);
         for (int b = 0; b < N; ++b) {
           const slot_t s = row + d.block(e, 8 * a + b);

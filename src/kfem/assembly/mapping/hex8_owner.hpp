@@ -104,6 +104,11 @@ struct Hex8Owner {
   static auto make_data(const Exec& exec, const Problem<Exec>& p) {
     return make_hex8_owner_data<S>(exec, p);
   }
+  // Its entry in the 8 node-to-element lists; no per-element CSR index.
+  template <class Data>
+  static double index_bytes_per_element(const Data&) {
+    return sizeof(ordinal_t) * 8;
+  }
 
   // `write(slot, value)` receives every value of the pattern once.
   template <class Exec, class Data, class Write>

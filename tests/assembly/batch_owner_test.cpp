@@ -1,0 +1,91 @@
+// Mapping batch-owner (hex8_batch_owner.hpp): its partition plan gives every row block one owner
+// that sees all of the block's elements in the Morton order and zeroes it at the first, and its
+// values are bitwise the same for any number of partitions (the sums run in one fixed order).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <set>
+
+#include "assembly/fixture.hpp"
+#include "backends.hpp"
+#include "kfem/assembly/assembler.hpp"
+#include "kfem/assembly/mapping/hex8_batch_owner.hpp"
+
+namespace kfem::test {
+namespace {
+TEST(BatchOwnerPlan, EveryIncidenceOnceWithItsOwnerInMortonOrder) {
+  const Mesh mesh = distorted_beam(6, 4, 3);
+  const std::vector<ordinal_t> order = morton_order(mesh);
+  std::vector<ordinal_t> position(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) position[order[i]] = ordinal_t(i);
+  for (ordinal_t parts : {1, 2, 5, 17, 72, 500}) {
+    SCOPED_TRACE(parts);
+    const mapping::Hex8OwnerPlan plan = mapping::plan_hex8_owner_partitions(mesh, order, parts);
+    ASSERT_EQ(plan.starts.front(), 0);
+    ASSERT_EQ(std::size_t(plan.starts.back()), plan.element.size());
+    ASSERT_EQ(plan.rows.size(), plan.element.size());
+    std::vector<int> owner(mesh.num_nodes(), -1), firsts(mesh.num_nodes(), 0);
+    std::vector<ordinal_t> first_at(mesh.num_nodes(), -1);  // position of the zeroing entry
+    std::set<std::pair<ordinal_t, int>> added;              // (element, node) incidences added
+    for (std::size_t k = 0; k + 1 < plan.starts.size(); ++k) {
+      ordinal_t previous = -1;
+      for (ordinal_t i = plan.starts[k]; i < plan.starts[k + 1]; ++i) {
+        const ordinal_t e = plan.element[i];
+        EXPECT_GT(position[e], previous);  // Morton order within a partition
+        previous = position[e];
+        EXPECT_NE(plan.rows[i] & 0xff, 0);  // an entry adds to some row
+        for (int a = 0; a < 8; ++a) {
+          const ordinal_t n = mesh.elements[e][a];
+          const bool owned = plan.rows[i] >> a & 1, zero = plan.rows[i] >> (8 + a) & 1;
+          EXPECT_TRUE(owned || !zero);
+          if (!owned) continue;
+          EXPECT_TRUE(owner[n] < 0 || owner[n] == int(k));  // one owner per node
+          owner[n] = int(k);
+          EXPECT_TRUE(added.insert({e, a}).second);  // each incidence once
+          if (zero) ++firsts[n], first_at[n] = position[e];
+          EXPECT_GE(position[e], first_at[n]);  // no add before the zeroing
+          EXPECT_GE(first_at[n], 0);
+        }
+      }
+    }
+    EXPECT_EQ(added.size(), 8 * mesh.num_elements());
+    for (std::size_t n = 0; n < mesh.num_nodes(); ++n) EXPECT_EQ(firsts[n], 1) << "node " << n;
+  }
+}
+
+template <class Space>
+class BatchOwner : public ::testing::Test {};
+TYPED_TEST_SUITE(BatchOwner, ExecSpaces, SpaceName);
+
+template <class Exec, class S>
+void check_partitions(const Exec& exec) {
+  const Mesh mesh = distorted_beam(6, 4, 3);
+  const HostCsr<double> ref = assemble_reference(mesh, steel());
+  const Problem<Exec> p = make_problem(exec, mesh);
+  const Isotropic<S> m{S(steel().lambda), S(steel().mu)};
+  Kokkos::View<S*, typename Exec::memory_space> values("values", p.graph.dof.nnz());
+  std::vector<S> serial;
+  for (ordinal_t parts : {1, 3, 16, 72}) {  // one: the serial sum in the Morton order
+    SCOPED_TRACE(parts);
+    OwnerAssembler<Exec, mapping::Hex8BatchOwner, S> a(exec, p, m, mapping::Hex8BatchOwner{parts});
+    Kokkos::deep_copy(values, S(-12345));  // poison: the owners must zero every value
+    a.assemble(values);
+    exec.fence();
+    const HostCsr<S> got = to_host(p, values);
+    const MatrixDiff d = compare(got, ref);
+    EXPECT_TRUE(d.same_pattern);
+    EXPECT_LE(d.max_rel, (std::is_same_v<S, float> ? 1e-5 : 1e-12));
+    if (serial.empty())
+      serial = got.vals;
+    else
+      EXPECT_EQ(0, std::memcmp(serial.data(), got.vals.data(), sizeof(S) * serial.size()));
+  }
+}
+TYPED_TEST(BatchOwner, DoubleBitwiseForAnyPartitionCount) {
+  check_partitions<TypeParam, double>(TypeParam());
+}
+TYPED_TEST(BatchOwner, FloatBitwiseForAnyPartitionCount) {
+  check_partitions<TypeParam, float>(TypeParam());
+}
+}  // namespace
+}  // namespace kfem::test

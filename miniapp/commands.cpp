@@ -205,7 +205,8 @@ PointRequest request(const Deck& deck, const Model& model, const std::string& ma
         "mapping auto picks one strategy for kfem run; bench and verify compare the mappings named");
   const bool dev = device_backend(deck.backend);
   const bool acoo = is_acoo_race(race);
-  PointRequest req{mapping_from_name(mapping, dev, model.mesh.cell),
+  const bool element_race = !acoo && race != "default" && race_from_name(race, dev) != RaceKind::none;
+  PointRequest req{mapping_from_name(mapping, dev, model.mesh.cell, element_race),
                    acoo ? RaceKind::atomic : race_from_name(race, dev),
                    target_from_name(deck.target, model.dofs.order), scalar, deck.backend};
   req.acoo = acoo;

@@ -54,10 +54,10 @@ std::string reverse(const std::vector<std::pair<std::string, K>>& table, K k) {
 }
 }  // namespace
 
-MappingKind mapping_from_name(const std::string& name, bool device, CellType cell) {
+MappingKind mapping_from_name(const std::string& name, bool device, CellType cell, bool element_race) {
   if (name == "default")
-    return device ? default_mapping<Kokkos::DefaultExecutionSpace>(cell)
-                  : default_mapping<Kokkos::DefaultHostExecutionSpace>(cell);
+    return device ? default_mapping<Kokkos::DefaultExecutionSpace>(cell, element_race)
+                  : default_mapping<Kokkos::DefaultHostExecutionSpace>(cell, element_race);
   return lookup(mappings, name, "mapping");
 }
 TargetKind target_from_name(const std::string& name, int order) {

@@ -8,7 +8,9 @@
 
 namespace kfem::app {
 // "default" resolves per backend and family.
-MappingKind mapping_from_name(const std::string& name, bool device, CellType cell = CellType::hex8);
+// `element_race`: an element-centric race handling was named, which the default must take.
+MappingKind mapping_from_name(const std::string& name, bool device, CellType cell = CellType::hex8,
+                              bool element_race = false);
 TargetKind target_from_name(const std::string& name, int order);  // "default": index up to p = 2, else search
 std::string name_of(TargetKind k);
 // Registry races only: "acoo" is a path of its own (is_acoo_race), not a RaceKind.

@@ -164,17 +164,20 @@ inline bool has_symmetric_blocks_kind(MappingKind mapping) {
   return has;
 }
 
-// Per-backend defaults: the fastest measured full-storage combination on every mesh and precision,
-// pairs with atomics on the H200 (reports/runs/2026-11-21-*) and batch with colouring on 16 CPU
-// cores (3.0x pairs on mesh4, reports/runs/2026-11-26-hex8-batch-16-cores); other families take the
-// generic team mapping.
+// Per-backend defaults: the fastest measured full-storage combination on every mesh and precision.
+// On the H200 pairs with atomics (reports/runs/2026-11-21-*). On 16 CPU cores batch-owner with race
+// none (1.19-1.44x batch x colored on meshes 1-4, reports/runs/2026-11-26-hex8-batch-owner-16-cores),
+// or batch where an element-centric race handling is named (`element_race`: colored, atomic,
+// scatter), which batch-owner does not take. Other families take the generic team mapping.
 template <class Exec>
-constexpr MappingKind default_mapping(CellType cell = CellType::hex8) {
+constexpr MappingKind default_mapping(CellType cell = CellType::hex8, bool element_race = false) {
   if (cell != CellType::hex8) return MappingKind::team;
-  return lanes::on_host<Exec> ? MappingKind::batch : MappingKind::pairs;
+  if (!lanes::on_host<Exec>) return MappingKind::pairs;
+  return element_race ? MappingKind::batch : MappingKind::batch_owner;
 }
 // The per-element index up to order 2 (N_sh^2 slots: 342 at p = 2), the search beyond (O(N_sh)).
 constexpr TargetKind default_target(int order) { return order <= 2 ? TargetKind::index : TargetKind::search; }
+// For element-centric mappings; an owner-computes mapping takes race none (the driver picks it).
 template <class Exec>
 constexpr RaceKind default_race() {
   return lanes::on_host<Exec> ? RaceKind::colored : RaceKind::atomic;

@@ -199,6 +199,7 @@ json stages(const Exec& exec, const Model& model, const Deck& deck, const StageO
       els.num_elements = count;
       els.ref = ref;
       const auto out = Kokkos::subview(dout, std::make_pair(std::size_t(0), std::size_t(count) * ke));
+      // banas' "device memory initialization" stage (the kernel overwrites every entry; kept for the model)
       t_init += time_fenced(exec, [&] { fill_zero(exec, out); });
       {
         ScopedRegion r("kfem::stages::h2d");

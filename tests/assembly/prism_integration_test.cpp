@@ -72,8 +72,8 @@ int check_element_matrices(const Exec& exec, int p) {
           exec, prob.mesh.coords, prob.mesh.conn, prob.dofs, prob.natural, ref);
       if constexpr (needs_host_jacobian<M>::value) prepare_host_jacobian(exec, els);
       Kokkos::View<S*, Mem> out("Ae", ne * n * n);
-      Kokkos::deep_copy(out, S(-12345));  // poison: element_matrices zeroes what it writes
-      element_matrices(exec, mapping, els, op, 0, ne, out);
+      Kokkos::deep_copy(out, S(-12345));  // poison: the mapping must write every entry (the adder stores)
+      integrate_element_matrices(exec, mapping, els, op, 0, ne, out);
       exec.fence();
       const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
       double worst = 0;

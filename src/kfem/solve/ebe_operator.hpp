@@ -179,14 +179,6 @@ struct StoredDiagonal {
   }
 };
 
-// EbE-v1 set-up: the mappings' plain adder on the zeroed Ke array (each entry has one writer).
-template <class Values>
-struct Store {
-  Values v;
-  KOKKOS_INLINE_FUNCTION const Store& access() const { return *this; }
-  KOKKOS_INLINE_FUNCTION void operator()(slot_t s, typename Values::value_type x) const { v(s) += x; }
-};
-
 // EbE-v2 adders: a generic mapping hands Ke(i, j) with its global (row, col).
 template <class S, class Mem, bool Atomic>
 struct PairProduct {
@@ -355,7 +347,7 @@ class EbeV1 final : public EbeOperator<Exec, S> {
     const ordinal_t ne = els.num_elements;
     ke_ = Vec("kfem::ebe_element_matrices", nn * ne);
     mapping.launch(exec, els, op, target::ElementMatrices::make(0, Op::components, nsh_), 0, ne,
-                   ebe_detail::Store<Vec>{ke_});
+                   target::ElementMatrices::Store<Vec>{ke_});
     exec.fence();
   }
 

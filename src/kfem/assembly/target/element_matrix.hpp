@@ -1,6 +1,6 @@
 // Target `element matrix`: every element's dense Ke (N_sh C x N_sh C, row-major) in one array,
 // elements [first, first + count) of the launch order; banas' output Ae, and EbE-v1's stored
-// matrices. Each entry has one writer, so any adder does (the plain one is enough).
+// matrices. Every generic mapping hands each entry over once, whole, so its adder stores (Store).
 #pragma once
 #include <Kokkos_Core.hpp>
 
@@ -22,5 +22,15 @@ struct ElementMatrices {
 
   // For the elements from launch index `first` on (64-bit slots: any count that fits in memory).
   static ElementMatrices make(ordinal_t first, int components, int nsh) { return {first, components, nsh}; }
+
+  // The adder: a store, no read of the output. An add would read every entry back first: at p = 7
+  // those loads held gemm's epilogue for 20 % of its stall samples on the H200
+  // (reports/runs/2026-11-26-h200-procurement-batch-owner).
+  template <class Values>
+  struct Store {
+    Values v;
+    KOKKOS_INLINE_FUNCTION const Store& access() const { return *this; }
+    KOKKOS_INLINE_FUNCTION void operator()(slot_t s, typename Values::value_type x) const { v(s) = x; }
+  };
 };
 }  // namespace kfem::target

@@ -59,7 +59,7 @@ CLI::Validator finite_non_negative() {
 // Options shared by run / verify / bench: they override the deck.
 struct Overrides {
   std::vector<std::string> mesh, mapping, race, scalar, operators;
-  std::string backend, renumber, report, export_matrix, export_mesh, export_solution, coloring, problem,
+  std::string backend, renumber, report, export_matrix, export_mesh, export_solution, coloring, element_order, problem,
       target, partition;
   double distort = -1;
   int refine = -1;
@@ -79,11 +79,12 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
   cmd->add_option(
          "--mapping", o.mapping,
          "work mapping (repeatable): thread team (every family); hex8 only: element warp4 warp8 "
-         "ppni4 ppni8 twokernel warp4-scratch warp4-atomic warp4-vreduce pairs (full), batch (full; "
+         "ppni4 ppni8 twokernel warp4-scratch warp4-atomic warp4-vreduce pairs pairs-mma (full; -mma: "
+         "products on the FP64 matrix units, CUDA sm_80+), batch (full; "
          "a thread per SIMD-width batch of elements, for CPUs), owner (owner "
          "computes, race none: each value written once, deterministic), batch-owner (batch's math, "
          "partitions own their rows, race none: no zeroing pass, deterministic; for CPUs), sym300 "
-         "sym300x2 sympairs (lower triangle); default; or auto (run: the fastest verified, tuned and cached)")
+         "sym300x2 sympairs sympairs-mma (lower triangle); default; or auto (run: the fastest verified, tuned and cached)")
       ->allow_extra_args(false);
   cmd->add_option("--target", o.target,
                   "where Ke goes for the generic mappings: index (per-element CSR index), search (row "
@@ -103,6 +104,9 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
   cmd->add_option("--backend", o.backend, "execution space: default serial openmp cuda (as enabled)");
   cmd->add_option("--coloring", o.coloring, "greedy (host) or device (Kokkos Kernels)")
       ->check(CLI::IsMember({"greedy", "device"}));
+  cmd->add_option("--element-order", o.element_order,
+                  "launch order of the elements without colouring: natural or morton (Z-order of the centroids)")
+      ->check(CLI::IsMember({"natural", "morton"}));
   cmd->add_option("--partition", o.partition,
                   "under mpirun: metis (dual graph) or rcb (coordinate bisection); default: metis for "
                   "mesh files, rcb for boxes")
@@ -271,6 +275,7 @@ Deck load(const std::string& path, const Overrides& o) {
   }
   if (!o.target.empty()) d.target = o.target;
   if (!o.coloring.empty()) d.coloring = o.coloring;
+  if (!o.element_order.empty()) d.element_order = o.element_order;
   if (!o.partition.empty()) d.partition = o.partition;
   if (!o.renumber.empty()) d.renumber = renumbering_from_name(o.renumber);
   if (o.distort >= 0) d.distort = o.distort;

@@ -208,6 +208,8 @@ void check_parameters(const Deck& d) {
   if (d.verify_limit < 0) bad("bench.verify_limit", std::to_string(d.verify_limit) + " (need >= 0)");
   if (d.coloring != "greedy" && d.coloring != "device")
     bad("assembly.coloring", "'" + d.coloring + "' (expected greedy or device)");
+  if (d.element_order != "natural" && d.element_order != "morton")
+    bad("assembly.element_order", "'" + d.element_order + "' (expected natural or morton)");
   if (d.partition != "default" && d.partition != "metis" && d.partition != "rcb")
     bad("parallel.partition", "'" + d.partition + "' (expected metis, rcb or default)");
   if (d.target != "default" && d.target != "index" && d.target != "search")
@@ -381,7 +383,8 @@ Deck read_deck(const std::string& path) {
   }
   if (const auto a = root["assembly"]) {
     r.keys(a, "assembly",
-           {"mapping", "race", "scalar", "coloring", "elements_per_team", "target", "symmetric_blocks"});
+           {"mapping", "race", "scalar", "coloring", "element_order", "elements_per_team", "target",
+            "symmetric_blocks"});
     r.get(a, "target", "assembly.target", d.target);
     if (d.target != "default" && d.target != "index" && d.target != "search")
       r.fail("assembly.target", "expected index, search or default");
@@ -391,6 +394,9 @@ Deck read_deck(const std::string& path) {
     r.get(a, "coloring", "assembly.coloring", d.coloring);
     if (d.coloring != "greedy" && d.coloring != "device")
       r.fail("assembly.coloring", "expected greedy or device");
+    r.get(a, "element_order", "assembly.element_order", d.element_order);
+    if (d.element_order != "natural" && d.element_order != "morton")
+      r.fail("assembly.element_order", "expected natural or morton");
     r.get(a, "elements_per_team", "assembly.elements_per_team", d.elements_per_team);
     if (d.elements_per_team < 1 || d.elements_per_team > 32)
       r.fail("assembly.elements_per_team", "expected 1..32");

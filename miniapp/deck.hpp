@@ -60,6 +60,7 @@ struct Deck {
   std::string target = "default";  // assembly.target of the generic mappings: index | search
   std::vector<std::string> mappings{"default"}, races{"default"}, scalars{"double"};
   std::string coloring = "greedy";  // greedy | device
+  std::string element_order = "morton";  // natural | morton: launch order without colouring
   int elements_per_team = 4;        // warp mappings on a GPU: warps (elements) per block
   bool symmetric_blocks = false;    // banas mappings: integrate the blocks b <= a, mirror the rest
   std::string backend = "default";

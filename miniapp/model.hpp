@@ -48,6 +48,8 @@ struct Oracle {
   mutable std::optional<HostCsr<double>> lower;  // its lower triangle, for symmetric storage
   mutable std::optional<Coloring> greedy;        // filled by the first coloured point
   mutable double greedy_seconds = 0;
+  mutable std::optional<std::vector<ordinal_t>> morton;  // morton_order(mesh), filled by the first point that uses it
+  mutable double morton_seconds = 0;
 };
 Oracle make_oracle(const Model& model, const Deck& deck);
 

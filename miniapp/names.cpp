@@ -19,7 +19,8 @@ const std::vector<std::pair<std::string, MappingKind>> mappings = {
     {"reg-nojac", MappingKind::reg_nojac},     {"shm-jac", MappingKind::shm_jac},
     {"shm-nojac", MappingKind::shm_nojac},     {"gemm", MappingKind::gemm},
     {"owner", MappingKind::owner},             {"batch", MappingKind::batch},
-    {"batch-owner", MappingKind::batch_owner}};
+    {"batch-owner", MappingKind::batch_owner}, {"pairs-mma", MappingKind::pairs_mma},
+    {"sympairs-mma", MappingKind::sympairs_mma}};
 const std::vector<std::pair<std::string, TargetKind>> targets = {{"index", TargetKind::index},
                                                                  {"search", TargetKind::search}};
 const std::vector<std::pair<std::string, Renumbering>> renumberings = {

@@ -65,6 +65,7 @@ void check_deck(const kfem::app::Deck& d, const std::string& path) {
   check(d.elements_per_team >= 1 && d.elements_per_team <= 32, "assembly.elements_per_team out of range");
   check(d.launch_bytes >= 0, "bench.launch_bytes out of range");
   check(d.coloring == "greedy" || d.coloring == "device", "assembly.coloring unknown");
+  check(d.element_order == "natural" || d.element_order == "morton", "assembly.element_order unknown");
   check(d.target == "default" || d.target == "index" || d.target == "search", "assembly.target unknown");
 }
 }  // namespace

@@ -94,7 +94,8 @@ class RaceDriven : public AssemblerBase<Exec, S> {
   }
   const auto& launch_order(const Problem<Exec>& p) const {
     if (run_order_.extent(0) > 0) return run_order_;
-    return Race::needs_coloring ? p.by_color : p.natural;
+    if (Race::needs_coloring) return p.by_color;
+    return p.uncolored.extent(0) > 0 ? p.uncolored : p.natural;
   }
 
   template <class Launch>

@@ -1,6 +1,6 @@
 // Warp-level building blocks for the team mappings. A team member is one warp-sized group of
 // 32 logical lanes (a real warp on CUDA with vector length 32; a sequential loop on host backends).
-// This is the one header with native CUDA code; every function has a portable fallback.
+// Native CUDA code lives here and in warp_mma.hpp; every function has a portable fallback.
 #pragma once
 #include <Kokkos_Core.hpp>
 
@@ -16,6 +16,14 @@
 #else
 #define KFEM_LANE_LOOP
 #define KFEM_LANE_FUNCTION KOKKOS_INLINE_FUNCTION
+#endif
+
+// Full unrolling where lanes::Private indices must become register names (nvcc's device pass;
+// the host compiler has no such pragma).
+#if defined(__CUDA_ARCH__)
+#define KFEM_UNROLL _Pragma("unroll")
+#else
+#define KFEM_UNROLL
 #endif
 
 namespace kfem::lanes {

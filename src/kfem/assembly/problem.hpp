@@ -1,6 +1,9 @@
 // Device-side inputs shared by every strategy: mesh arrays, DOF graph and (when asked) a colouring.
 #pragma once
 #include <Kokkos_Core.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "kfem/coloring/coloring.hpp"
 #include "kfem/dofs/dof_map.hpp"
@@ -57,6 +60,9 @@ struct Problem {
   Coloring coloring;                                   // empty until a coloured strategy needs it
   Kokkos::View<ordinal_t*, memory_space> natural;      // 0..ne-1
   Kokkos::View<ordinal_t*, memory_space> by_color;     // coloring.order on the device
+  // Launch order of element-centric kernels without colouring, if set (set_launch_order: Morton);
+  // else natural.
+  Kokkos::View<ordinal_t*, memory_space> uncolored;
   CsrGraph<memory_space> lower;                        // lower triangle of graph.dof, for symmetric mappings
   // DOF nodes of every element (N_sh columns; the vertices for order 1), for the generic kernels.
   Kokkos::View<ordinal_t**, Kokkos::LayoutRight, memory_space> dofs;
@@ -101,14 +107,31 @@ Problem<Exec> make_family_problem(const Exec& exec, const Mesh& mesh, const DofM
   return p;
 }
 
+// A host vector copied into a new device view (fenced: the vector may go out of scope).
+template <class Exec, class T>
+Kokkos::View<T*, typename Exec::memory_space> to_device(const Exec& exec, const std::vector<T>& v,
+                                                        const std::string& label) {
+  Kokkos::View<T*, typename Exec::memory_space> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), v.size());
+  Kokkos::deep_copy(exec, d, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(v.data(), v.size()));
+  exec.fence();
+  return d;
+}
+
 // A colouring's element order (colour by colour) on the device.
 template <class Exec>
 Kokkos::View<ordinal_t*, typename Exec::memory_space> device_order(const Exec& exec, const Coloring& c) {
-  Kokkos::View<ordinal_t*, typename Exec::memory_space> d("kfem::color_order", c.order.size());
-  Kokkos::View<const ordinal_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> h(c.order.data(), c.order.size());
-  Kokkos::deep_copy(exec, d, h);
-  exec.fence();
-  return d;
+  return to_device(exec, c.order, "kfem::color_order");
+}
+
+// The order in which uncoloured element-centric kernels take the elements, e.g. morton_order(mesh):
+// where the elements sharing a node run close in time, the lines of its rows stay in cache
+// between their atomic adds.
+template <class Exec>
+void set_launch_order(const Exec& exec, Problem<Exec>& p, const std::vector<ordinal_t>& order) {
+  if (order.size() != std::size_t(p.num_elements()))
+    throw std::invalid_argument("set_launch_order: " + std::to_string(order.size()) + " elements for a mesh of " +
+                                std::to_string(p.num_elements()));
+  p.uncolored = to_device(exec, order, "kfem::launch_order");
 }
 
 template <class Exec>

@@ -14,6 +14,7 @@
 #include "kfem/assembly/mapping/hex8_batch_owner.hpp"
 #include "kfem/assembly/mapping/hex8_owner.hpp"
 #include "kfem/assembly/mapping/hex8_pairs.hpp"
+#include "kfem/assembly/mapping/hex8_pairs_mma.hpp"
 #include "kfem/assembly/mapping/hex8_ppni.hpp"
 #include "kfem/assembly/mapping/hex8_sym300.hpp"
 #include "kfem/assembly/mapping/hex8_thread_per_element.hpp"
@@ -32,7 +33,7 @@
 namespace kfem {
 enum class MappingKind {
   element, warp4, warp8, ppni4, ppni8, twokernel, warp4_scratch, warp4_atomic, warp4_vreduce, sym300, sym300x2, pairs, sympairs,
-  thread, team, reg_jac, reg_nojac, shm_jac, shm_nojac, gemm, owner, batch, batch_owner
+  thread, team, reg_jac, reg_nojac, shm_jac, shm_nojac, gemm, owner, batch, batch_owner, pairs_mma, sympairs_mma
 };
 enum class RaceKind { colored, atomic, scatter, none };
 enum class TargetKind { index, search };
@@ -71,6 +72,8 @@ using MappingRegistry = std::tuple<
     Entry<mapping::Hex8Sym300<2>, MappingKind::sym300x2, fe::Hex8>,
     Entry<mapping::Hex8Pairs<false>, MappingKind::pairs, fe::Hex8>,
     Entry<mapping::Hex8Pairs<true>, MappingKind::sympairs, fe::Hex8>,
+    Entry<mapping::Hex8PairsMma<false>, MappingKind::pairs_mma, fe::Hex8>,
+    Entry<mapping::Hex8PairsMma<true>, MappingKind::sympairs_mma, fe::Hex8>,
     Entry<mapping::Hex8Owner, MappingKind::owner, fe::Hex8>,
     Entry<mapping::Hex8Batch, MappingKind::batch, fe::Hex8>,
     Entry<mapping::Hex8BatchOwner, MappingKind::batch_owner, fe::Hex8>,

@@ -20,14 +20,10 @@
 #include <type_traits>
 
 #include "kfem/assembly/mapping/gemm_panels.hpp"
+#include "kfem/assembly/warp_mma.hpp"
 #include "kfem/core/error.hpp"
 #include "kfem/core/types.hpp"
 #include "kfem/fe/operator.hpp"
-
-#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__) && \
-    (defined(KOKKOS_ARCH_AMPERE) || defined(KOKKOS_ARCH_ADA89) || defined(KOKKOS_ARCH_HOPPER))
-#define KFEM_GEMM_FP64_MMA 1
-#endif
 
 namespace kfem::mapping::gemm_mma {
 inline constexpr int panel = 32;  // nodes per tile side
@@ -47,7 +43,7 @@ inline constexpr const char* unit = "FP64 matrix units (mma m8n8k4 pairs)";
 // Whether this build runs `gemm` on the matrix units for this space and scalar.
 template <class Exec, class S>
 constexpr bool available() {
-#if defined(KFEM_GEMM_FP64_MMA)
+#if defined(KFEM_FP64_MMA)
   return std::is_same_v<Exec, Kokkos::Cuda> && std::is_same_v<S, double>;
 #else
   return false;
@@ -94,25 +90,6 @@ inline double executed_flops(int n, int nq, int D, double geometry, double combi
   return pairs * (nq * per_point + nq4 * 2.0 * width * width) + double(n) * n * combination;
 }
 
-#if defined(KFEM_GEMM_FP64_MMA) && defined(__CUDA_ARCH__)
-// C += A B for one 16 x 8 x 4 double block held as PTX's m16n8k4 fragments, g = lane / 4, t = lane % 4:
-// a = {A[g][t], A[g + 8][t]}, b = B[t][g], c = {C[g][2t], C[g][2t + 1], C[g + 8][2t], C[g + 8][2t + 1]}.
-// Ampere has no m16n8k4: the two row halves are two m8n8k4, whose fragments are the same values.
-__device__ __forceinline__ void mma_16x8x4(double (&c)[4], const double (&a)[2], double b) {
-#if __CUDA_ARCH__ >= 900
-  asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};"
-               : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
-               : "d"(a[0]), "d"(a[1]), "d"(b));
-#else
-  asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
-               : "+d"(c[0]), "+d"(c[1])
-               : "d"(a[0]), "d"(b));
-  asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
-               : "+d"(c[2]), "+d"(c[3])
-               : "d"(a[1]), "d"(b));
-#endif
-}
-#endif
 
 template <class Family, class Elements, class Op, class Target, class Adder, class Member>
 struct Kernel {
@@ -126,7 +103,7 @@ struct Kernel {
   int n, nq, ntile, tile_pairs;
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& t) const {
-#if defined(KFEM_GEMM_FP64_MMA) && defined(__CUDA_ARCH__)
+#if defined(KFEM_FP64_MMA) && defined(__CUDA_ARCH__)
     constexpr int G = 1 + D * D;
     const ordinal_t e = begin + t.league_rank() / tile_pairs;
     int I = 0, rest = t.league_rank() % tile_pairs;  // tile pair -> (I, J), I <= J
@@ -174,7 +151,7 @@ struct Kernel {
 #pragma unroll
       for (int i = 0; i < D; ++i)
 #pragma unroll
-        for (int j = 0; j < D; ++j) mma_16x8x4(c[i][j], a[i], b[j]);
+        for (int j = 0; j < D; ++j) lanes::mma_16x8x4(c[i][j][0], c[i][j][1], c[i][j][2], c[i][j][3], a[i][0], a[i][1], b[j]);
       if (q0 + chunk < nq) put(next, q0 + chunk, u ^ 1);  // the other buffer: read by nobody since the last barrier
       if (q0 + 3 * chunk < nq) fetch(next, q0 + 3 * chunk);
       t.team_barrier();

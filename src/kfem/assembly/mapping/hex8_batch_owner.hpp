@@ -83,20 +83,13 @@ Hex8BatchOwnerData<S, typename Exec::memory_space> make_hex8_batch_owner_data(co
   using Mem = typename Exec::memory_space;
   const Mesh mesh = to_host(p.mesh, CellType::hex8);
   const Hex8OwnerPlan plan = plan_hex8_owner_partitions(mesh, morton_order(mesh), parts);
-  const auto to_device = [&](const auto& v, const char* label) {
-    using T = typename std::decay_t<decltype(v)>::value_type;
-    Kokkos::View<T*, Mem> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), v.size());
-    Kokkos::deep_copy(exec, d, Kokkos::View<const T*, Kokkos::HostSpace>(v.data(), v.size()));
-    exec.fence();  // the host vectors go out of scope
-    return d;
-  };
   Hex8BatchOwnerData<S, Mem> d;
   d.partitions = ordinal_t(plan.starts.size() - 1);
   d.num_elements = p.num_elements();
-  d.rows = to_device(plan.rows, "kfem::owner_rows");
-  d.starts = to_device(plan.starts, "kfem::owner_starts");
+  d.rows = to_device(exec, plan.rows, "kfem::owner_rows");
+  d.starts = to_device(exec, plan.starts, "kfem::owner_starts");
   d.elements = make_element_data<S, Kokkos::LayoutLeft>(exec, p.mesh.coords, p.mesh.conn,
-                                                        to_device(plan.element, "kfem::owner_sequence"),
+                                                        to_device(exec, plan.element, "kfem::owner_sequence"),
                                                         p.graph, p.graph.dof);
   return d;
 }

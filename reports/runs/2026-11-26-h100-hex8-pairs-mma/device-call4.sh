@@ -1,0 +1,37 @@
+# Session 22, call 4: the tree as committed (pairs-mma / sympairs-mma, Morton launch order as the
+# default, no index prefetch: call 3 measured it 10 % slower for sympairs in double), built there;
+# CUDA typed tests (Equivalence with the Morton test, BatchOwner, PrismIntegration: gemm now takes
+# its mma from warp_mma.hpp); mesh4 x the four mappings x atomic x double / float, Morton (default)
+# and natural, twice; gemm p = 7 double; ncu counters of pairs and pairs-mma in Morton order.
+set -u
+W=/tmp/s22c4; rm -rf $W; mkdir -p $W
+start=$(date +%s); el() { echo "elapsed $(( $(date +%s) - start )) s"; }
+save() { tar czf $OUT/results.tgz -C $W . ; }
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee $W/device.txt
+export PATH=$PATH:/usr/local/cuda/bin KFEM_CACHE=/tmp/kfem-cache KFEM_KOKKOS_SRC_PACK=$PWD/.gpu-pack/kokkos-src.tar.gz
+export LD_LIBRARY_PATH=$PWD/.gpu-pack/sysroot/usr/lib/x86_64-linux-gnu:/usr/local/cuda/targets/x86_64-linux/lib
+export KFEM_PLOT=/nonexistent
+OFF=$(scripts/offline-cmake-args $PWD/.gpu-pack)
+pre=$(scripts/bootstrap-kokkos cuda 2>$W/kokkos-cuda.log | tail -n 1); el
+KFEM_GIT_REVISION=$(cat .gpu-pack/revision) cmake -S . -B /tmp/bn -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CXX_FLAGS=-lineinfo -DCMAKE_CXX_COMPILER=$pre/bin/nvcc_wrapper -DKokkos_ROOT=$pre -DKokkosKernels_ROOT=$pre $OFF > $W/cfg.log 2>&1
+cmake --build /tmp/bn -j 16 --target kfem test_assembly > $W/build.log 2>&1; echo "build rc=$?"; tail -n 1 $W/build.log; el; save
+timeout 200 /tmp/bn/tests/test_assembly --gtest_filter='Equivalence*:BatchOwner*:PrismIntegration*' > $W/test_cuda.txt 2>&1; echo "tests rc=$?"
+grep -hE "^\[  (PASSED|FAILED)|FAILED  \]" $W/test_cuda.txt; el; save
+sed 's/verify_limit: 3000000/verify_limit: 0/' inputs/hex8-check.yaml > /tmp/hex8-noverify.yaml
+A="--mapping pairs --mapping pairs-mma --mapping sympairs --mapping sympairs-mma --scalar double --scalar float"
+for r in 1 2; do
+  deck=inputs/hex8-check.yaml; [ $r = 2 ] && deck=/tmp/hex8-noverify.yaml
+  for o in morton natural; do
+    timeout 150 /tmp/bn/kfem bench $deck $A --element-order $o --out $W/mesh4-$o-$r > $W/mesh4-$o-$r.txt 2>&1; echo "mesh4 $o $r rc=$?"
+    grep -E "^mesh4" $W/mesh4-$o-$r.txt | awk '{print $2, $3, $5, $NF}' | paste -sd ' '; el; save
+  done
+done
+timeout 60 /tmp/bn/kfem bench inputs/banas.yaml --mapping gemm --scalar double --order 7 --warmup 1 --repetitions 3 --out $W/gemm7 > $W/gemm7.txt 2>&1
+echo "gemm p7 rc=$?"; grep -E "^\[" $W/gemm7.txt | tail -2; el; save
+printf 'mesh: {size: mesh4}\nassembly: {mapping: [pairs, pairs-mma], race: atomic}\nbench: {warmup: 0, repetitions: 1, verify_limit: 0}\n' > /tmp/ncu.yaml
+M=gpu__time_duration.sum,smsp__inst_executed.sum,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,smsp__inst_executed_pipe_fp64.sum,sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_tensor_op_dmma_cycles_active.avg.pct_of_peak_sustained_active,lts__t_sectors_op_red.sum,lts__t_sector_op_red_hit_rate.pct,lts__t_sectors_srcunit_tex_op_read.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed
+for s in long_scoreboard lg_throttle short_scoreboard mio_throttle wait math_pipe_throttle not_selected drain; do M=$M,smsp__average_warps_issue_stalled_${s}_per_issue_active.ratio; done
+timeout 200 ncu --clock-control none --kernel-name-base demangled --kernel-name regex:Hex8Pairs --launch-count 4 --csv --metrics $M \
+  /tmp/bn/kfem bench /tmp/ncu.yaml --out /tmp/ncu > $W/ncu-final.csv 2> $W/ncu.err; echo "ncu rc=$? lines $(wc -l < $W/ncu-final.csv)"; el
+save

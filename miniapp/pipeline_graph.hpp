@@ -51,10 +51,8 @@ std::unique_ptr<AssemblerBase<Exec, S>> prepare_graph_assembly(const Exec& exec,
                                     symmetric, sizeof(S), per_element, req.solve),
                        info ? double(info->free_bytes) : 0.0);
   }
-  bool colored = false;
-  dispatch<RaceRegistry>(req.race, [&](auto race) { colored = decltype(race)::needs_coloring; });
-  if (colored) setup.update(attach_coloring(exec, model, deck, oracle, p));
-  if (!colored && deck.element_order == "morton") {
+  if (needs_coloring_kind(req.race)) setup.update(attach_coloring(exec, model, deck, oracle, p));
+  if (follows_launch_order(req.mapping, req.race) && deck.element_order == "morton") {
     if (!oracle.morton) oracle.morton_seconds = time_fenced(exec, [&] { oracle.morton = morton_order(model.mesh); });
     setup["morton_order_s"] = oracle.morton_seconds;
     set_launch_order(exec, p, *oracle.morton);
@@ -84,10 +82,7 @@ nlohmann::json strategy_fields(const PointRequest& req, const Deck& deck) {
     warp = has_elements_per_team<typename ME::type>::value;
   });
   if (warp) out["elements_per_team"] = lanes::on_host<Exec> ? 1 : deck.elements_per_team;
-  bool colored = false, owner = false;
-  dispatch<RaceRegistry>(req.race, [&](auto race) { colored = decltype(race)::needs_coloring; });
-  dispatch<MappingRegistry>(req.mapping, [&](auto m) { owner = owner_computes<decltype(m)>::value; });
-  if (!colored && !owner) out["element_order"] = deck.element_order;
+  if (follows_launch_order(req.mapping, req.race)) out["element_order"] = deck.element_order;
   if (has_symmetric_blocks_kind(req.mapping)) out["symmetric_blocks"] = deck.symmetric_blocks;
   if (!specialised) out["target"] = name_of(req.target);
   return out;

@@ -148,12 +148,25 @@ inline const char* mismatch_reason(bool owner_mapping) {
                        : "race none is for owner-computes mappings (owner, batch-owner)";
 }
 
-// Run-time form of pairs_with.
-inline bool pairs_with_kinds(MappingKind mapping, RaceKind race) {
-  bool owner = false, single = false;
+// Run-time forms of the traits above.
+inline bool owner_computes_kind(MappingKind mapping) {
+  bool owner = false;
   dispatch<MappingRegistry>(mapping, [&](auto m) { owner = owner_computes<decltype(m)>::value; });
+  return owner;
+}
+inline bool needs_coloring_kind(RaceKind race) {
+  bool colored = false;
+  dispatch<RaceRegistry>(race, [&](auto r) { colored = decltype(r)::needs_coloring; });
+  return colored;
+}
+inline bool pairs_with_kinds(MappingKind mapping, RaceKind race) {
+  bool single = false;
   dispatch<RaceRegistry>(race, [&](auto r) { single = single_writer<decltype(r)>::value; });
-  return owner == single;
+  return owner_computes_kind(mapping) == single;
+}
+// Whether the mapping takes the elements in Problem's launch order (element-centric, no colouring).
+inline bool follows_launch_order(MappingKind mapping, RaceKind race) {
+  return !needs_coloring_kind(race) && !owner_computes_kind(mapping);
 }
 
 // Mappings with the symmetric_blocks option (banas' block kernels: integrate b <= a, mirror the rest).

@@ -76,13 +76,15 @@ std::pair<json, double> kernel_parameters(const Model& model, ordinal_t launch, 
   json k = {{"team_scratch_max_bytes", Kokkos::TeamPolicy<Exec>::scratch_size_max(0)}};
   if constexpr (is_banas<M>::value) {
     const int max_team = M::template max_team_size<Exec>();
-    const mapping::BanasParameters b = M::template parameters<Exec, S, D>(n, V, launch, max_team, symmetric);
+    const mapping::BanasParameters b =
+        M::template parameters<Exec, S, D>(n, nq, V, launch, max_team, symmetric);
     k.update({{"max_team_size", max_team},
               {"symmetric_blocks", symmetric},
               {"team_size", b.team_size},
               {"parts", b.parts},
               {"blocks_per_thread", b.blocks_per_thread},
               {"elements_per_team", b.elements_per_team},
+              {"points_per_batch", b.batched ? b.points : 0},  // 0: the paper's per-point loop
               {"scratch_bytes", b.scratch_bytes}});
     return {k, M::executed_flops(n, nq, D, b, geometry, combination, symmetric)};
   } else if constexpr (std::is_same_v<M, mapping::GemmBlocks>) {

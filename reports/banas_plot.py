@@ -56,6 +56,8 @@ def write_tables(doc, points, out_dir, device):
         rows = [("threads per team, REG", "reg-jac", "team_size"), ("threads per team, SHM", "shm-jac", "team_size"),
                 ("parts of Ae, REG", "reg-jac", "parts"), ("parts of Ae, SHM", "shm-jac", "parts"),
                 ("blocks per thread, SHM", "shm-jac", "blocks_per_thread"),
+                ("points per barrier batch, JAC (0: per point)", "reg-jac", "points_per_batch"),
+                ("points per barrier batch, NOJAC (0: per point)", "reg-nojac", "points_per_batch"),
                 ("team scratch bytes, SHM", "shm-jac", "scratch_bytes"),
                 ("elements per launch", "reg-jac", "elements_per_launch"),
                 ("elements per team", "reg-jac", "elements_per_team"),

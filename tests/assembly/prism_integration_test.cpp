@@ -31,13 +31,17 @@ int max_order() {
   return lanes::on_host<Exec> ? 4 : prism::max_order;
 }
 
-// The option variants of a mapping: as is, and with symmetric_blocks where it has the option.
+// The option variants of a mapping: as is, and with symmetric_blocks where it has the option;
+// banas' four also with one point at a time (their per-point loop, which the device's parameters
+// take only for p >= 6 on a GPU, and never on a host backend).
 template <class M>
 std::vector<M> variants() {
   std::vector<M> v(1);
   if constexpr (has_symmetric_blocks<M>::value) {
     v.emplace_back();
     v.back().symmetric_blocks = true;
+    v.emplace_back();
+    v.back().max_points = 1;
   }
   return v;
 }
@@ -45,6 +49,11 @@ template <class M>
 bool symmetric_blocks(const M& m) {
   if constexpr (has_symmetric_blocks<M>::value) return m.symmetric_blocks;
   return false;
+}
+template <class M>
+int max_points(const M& m) {
+  if constexpr (has_symmetric_blocks<M>::value) return m.max_points;
+  return 0;
 }
 
 // Ke of every element by every prism mapping (and option variant) vs reference_prism_matrix;
@@ -67,7 +76,8 @@ int check_element_matrices(const Exec& exec, int p) {
     using M = typename decltype(mentry)::type;
     for (const M& mapping : variants<M>()) {
       SCOPED_TRACE(::testing::Message()
-                   << M::name << " p=" << p << " symmetric_blocks " << symmetric_blocks(mapping));
+                   << M::name << " p=" << p << " symmetric_blocks " << symmetric_blocks(mapping)
+                   << " max_points " << max_points(mapping));
       auto els = make_family_elements<fe::Prism, S, typename M::layout>(
           exec, prob.mesh.coords, prob.mesh.conn, prob.dofs, prob.natural, ref);
       if constexpr (needs_host_jacobian<M>::value) prepare_host_jacobian(exec, els);
@@ -130,8 +140,8 @@ void check_assembled(const Exec& exec, int p) {
 }
 
 constexpr int prism_mappings = std::tuple_size_v<PrismMappingRegistry>;
-// Mappings with symmetric_blocks (banas' four) run twice.
-constexpr int prism_variants = prism_mappings + 4;
+// Mappings with symmetric_blocks (banas' four) run three times.
+constexpr int prism_variants = prism_mappings + 2 * 4;
 
 TYPED_TEST(PrismIntegration, ElementMatricesDouble) {
   for (int p = 1; p <= max_order<TypeParam>(); ++p)
@@ -155,6 +165,23 @@ TEST(PrismIntegrationRegistry, ServesPrismsOnly) {
   EXPECT_FALSE(serves<fe::Tri3>(MappingKind::reg_jac));
   EXPECT_TRUE(has_symmetric_blocks_kind(MappingKind::reg_nojac));
   EXPECT_FALSE(has_symmetric_blocks_kind(MappingKind::gemm));  // symmetric by construction
+}
+
+// Points per batch on a host backend: 4, at most nq and max_points; NOJAC keeps the per-point loop
+// below min_batch points, JAC batches any number; max_points 1 selects the per-point loop.
+TEST(PrismIntegrationRegistry, PointsPerBatch) {
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  using Nojac = mapping::BanasBlocks<mapping::Accumulate::registers, mapping::Jacobian::host>;
+  using Jac = mapping::BanasBlocks<mapping::Accumulate::shared, mapping::Jacobian::device>;
+  const auto points = [](const mapping::BanasParameters& k) { return k.batched ? k.points : -k.points; };
+  EXPECT_EQ(4, points(Nojac::parameters<Host, double, 3>(18, 21, 6, 100, 1)));
+  EXPECT_EQ(3, points(Nojac::parameters<Host, double, 3>(18, 21, 6, 100, 1, false, 3)));
+  EXPECT_EQ(-1, points(Nojac::parameters<Host, double, 3>(18, 2, 6, 100, 1)));  // below min_batch
+  EXPECT_EQ(2, points(Jac::parameters<Host, double, 3>(18, 2, 6, 100, 1)));
+  EXPECT_EQ(-1, points(Jac::parameters<Host, double, 3>(18, 21, 6, 100, 1, true, 1)));
+  // The per-point loop needs one buffer and no second copy of w det J.
+  EXPECT_EQ(6 * 3 + 10 + 18 * 3, (Nojac::batch_scalars<3>(18, 6, 1, false)));
+  EXPECT_EQ(6 * 3 + 2 * 4 * (11 + 18 * 3), (Nojac::batch_scalars<3>(18, 6, 4, true)));
 }
 
 // The lower-triangle block numbering covers every b <= a once, in order.

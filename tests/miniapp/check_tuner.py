@@ -4,7 +4,7 @@ families, a corrupt cache, refusal elsewhere, and (given MPIEXEC) the choice sha
 
   check_tuner.py KFEM WORKDIR [MPIEXEC]
 
-The choice must be the fastest *verified* candidate of the report's own list (within 1 %, the first); the list must hold
+The key names device, backend, family and order, scalar, storage, race and launch order. The choice must be the fastest *verified* candidate of the report's own list (within 1 %, the first); the list must hold
 every full-storage mapping serving the family, with each race handling; a second run must take the
 choice from the cache without timing anything; --retune must time again. Standard library only.
 """
@@ -74,6 +74,9 @@ def main():
     atomic = tuned_run(kfem, work, env, "hex8-atomic", ["--mesh", "8x2x2", "--race", "atomic"], "tuned")
     if {c["race"] for c in atomic["candidates"]} != {"atomic"} or atomic["key"] == t["key"]:
         fail("hex8 --race atomic: candidates or key do not fix the race")
+    natural = tuned_run(kfem, work, env, "hex8-natural", ["--mesh", "8x2x2", "--element-order", "natural"], "tuned")
+    if natural["key"] == t["key"] or "| natural order" not in natural["key"]:
+        fail(f"--element-order natural: key {natural['key']} does not name the launch order")
     serial = tuned_run(kfem, work, env, "hex8-serial", ["--mesh", "8x2x2", "--backend", "serial"], "tuned")
     if "| Serial |" not in serial["key"]:
         fail(f"--backend serial: key {serial['key']} does not name the backend")
@@ -83,8 +86,8 @@ def main():
     tri = tuned_run(kfem, work, env, "tri3", [deck_tri3, "--mesh", "tri:8x4", "--scalar", "double"], "tuned")
     if {c["mapping"] for c in tri["candidates"]} != {"thread", "team"}:
         fail(f"tri3: candidates {sorted({c['mapping'] for c in tri['candidates']})}, expected thread and team")
-    if len(json.load(open(cache))["entries"]) != 5:
-        fail("the cache should hold 5 entries (hex8, hex8 atomic, hex8 Serial, prism p2, tri3)")
+    if len(json.load(open(cache))["entries"]) != 6:
+        fail("the cache should hold 6 entries (hex8, hex8 atomic, hex8 natural order, hex8 Serial, prism p2, tri3)")
 
     with open(cache, "w") as f:
         f.write("{ not json")

@@ -25,6 +25,13 @@
 #else
 #define KFEM_UNROLL
 #endif
+// No unrolling, where nvcc's unrolled copies of a loop would hold more values in registers than the
+// kernel's occupancy allows.
+#if defined(__CUDA_ARCH__)
+#define KFEM_NO_UNROLL _Pragma("unroll 1")
+#else
+#define KFEM_NO_UNROLL
+#endif
 
 namespace kfem::lanes {
 inline constexpr int width = 32;

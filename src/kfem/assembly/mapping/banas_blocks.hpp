@@ -7,6 +7,13 @@
 // updates its blocks. REG keeps a thread's blocks in registers (one per thread on a GPU, so many
 // parts: the paper's redundant geometry and gradient work per part); SHM keeps several blocks per
 // thread in team scratch (fewer parts). Kernel parameters come from the device (parameters()).
+// Points in batches (beyond the paper's listing, same work): the team takes `points` quadrature
+// points between two barriers (as many as it has threads for all their gradients at once: N_sh of
+// 512 threads were busy per point), into one of two buffers, so that the next batch is written
+// while the last one is still read: one barrier per batch (two with JAC, whose geometry the batch's
+// threads compute in parallel), where the paper's loop has three per point. NOJAC keeps the paper's
+// per-point loop where fewer than min_batch points fit (p >= 6): there its kernel issues 1.7x fewer
+// instructions than one-point batches (ncu, reports/runs/2026-11-26-h100-banas-point-batches).
 // symmetric_blocks (beyond the paper): only the blocks b <= a are integrated, each also written
 // mirrored as Ke_ba = Ke_ab^T (the operators are symmetric): about half the blocks and flops.
 #pragma once
@@ -14,6 +21,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "kfem/assembly/lanes.hpp"
 #include "kfem/assembly/target/block.hpp"
@@ -32,6 +40,8 @@ struct BanasParameters {
   int blocks_per_thread = 1;  // blocks a thread owns per part
   int parts = 1;              // parts of Ke, each one pass over the quadrature points
   int elements_per_team = 1;  // elements a team integrates one after the other
+  bool batched = false;       // points in batches; false: the paper's per-point loop
+  int points = 1;             // quadrature points per batch (1 without batches)
   std::size_t scratch_bytes = 0;
 };
 
@@ -43,6 +53,10 @@ struct BanasBlocks {
                                           : (Jac == Jacobian::device ? "shm-jac" : "shm-nojac");
   static constexpr bool host_geometry = Jac == Jacobian::host;  // FamilyElements::jacobian is needed
   bool symmetric_blocks = false;
+  int max_points = 0;  // at most this many points per batch (0: no limit; 1: the paper's loop everywhere)
+  // NOJAC: fewest points a batch holds. Two per batch ran 0.88-0.95x the per-point loop at p = 6 and
+  // one 0.61-0.68x at p = 7; JAC batches ran 1.1-4.2x faster even there (H100).
+  static constexpr int min_batch = 3;
 
   // Blocks a kernel integrates: all n^2, or the n (n + 1) / 2 with b <= a.
   KOKKOS_INLINE_FUNCTION static long block_count(int n, bool symmetric) {
@@ -50,16 +64,19 @@ struct BanasBlocks {
   }
   // Block number blk -> (a, b): row-major over all blocks, or over the lower triangle (b <= a),
   // blk = a (a + 1) / 2 + b, so consecutive threads still read consecutive b.
+  // 32-bit arithmetic: blk < n^2 <= 288^2 for prisms up to p = 7 (a 64-bit division per block and
+  // point was the kernels' largest share of integer instructions).
   KOKKOS_INLINE_FUNCTION static void block_of(long blk, int n, bool symmetric, int& a, int& b) {
+    const int ib = int(blk);
     if (!symmetric) {
-      a = int(blk / n), b = int(blk % n);
+      a = ib / n, b = ib - a * n;
       return;
     }
     // A float root is within one of the row (blk < 2^24 here); the loops settle it exactly.
-    long r = long((kokkos_compat::sqrt(8.0f * float(blk) + 1.0f) - 1.0f) / 2.0f);
-    while (r * (r + 1) / 2 > blk) --r;
-    while ((r + 1) * (r + 2) / 2 <= blk) ++r;
-    a = int(r), b = int(blk - r * (r + 1) / 2);
+    int r = int((kokkos_compat::sqrt(8.0f * float(ib) + 1.0f) - 1.0f) / 2.0f);
+    while (r * (r + 1) / 2 > ib) --r;
+    while ((r + 1) * (r + 2) / 2 <= ib) ++r;
+    a = r, b = ib - r * (r + 1) / 2;
   }
 
   // Blocks in registers per thread: one on a GPU (the paper's REG), a strip of 4 on a host backend,
@@ -69,14 +86,26 @@ struct BanasBlocks {
     return lanes::on_host<Exec> ? 4 : 1;
   }
 
-  // Team size: the largest multiple of 64 up to 512 the device allows (fewer for small elements);
-  // SHM: as many blocks per thread as the team scratch left after the per-point data holds.
+  // Team scratch before the SHM blocks, in scalars: the vertices, then per buffer (two for batches,
+  // one for the per-point loop) `points` points' (w det J, J^-1) and n gradients, and for batches
+  // w det J again (NOJAC: read after the first copy's buffer is refilled).
+  template <int D>
+  KOKKOS_INLINE_FUNCTION static std::size_t batch_scalars(int n, int vertices, int points, bool batched) {
+    const std::size_t buffers = batched ? 2 : 1, per_point = 1 + D * D + std::size_t(n) * D + batched;
+    return std::size_t(vertices) * D + buffers * std::size_t(points) * per_point;
+  }
+
+  // Team size: the largest multiple of 64 up to 512 the device allows (fewer for small elements).
+  // Points per batch: as many as the team has threads for all their gradients at once (n each),
+  // at most nq and max_points (4 on a host backend, whose one-thread team has no barriers to save:
+  // the batches and the partial last one run there too, so the CPU tests cover them). Batches unless
+  // max_points is 1, or NOJAC fits fewer than min_batch. SHM keeps the batch buffers within a
+  // quarter of the team scratch, the rest holding as many blocks per thread as fit.
   template <class Exec, class S, int D>
-  static BanasParameters parameters(int n, int vertices, ordinal_t elements, int max_team,
-                                    bool symmetric = false) {
+  static BanasParameters parameters(int n, int nq, int vertices, ordinal_t elements, int max_team,
+                                    bool symmetric = false, int max_points = 0) {
     BanasParameters k;
     const long blocks = block_count(n, symmetric);
-    const std::size_t fixed = sizeof(S) * (std::size_t(vertices) * D + 1 + D * D + std::size_t(n) * D);
     const std::size_t cap = std::size_t(Kokkos::TeamPolicy<Exec>::scratch_size_max(0));
     if (lanes::on_host<Exec>) {
       k.team_size = 1;
@@ -86,6 +115,15 @@ struct BanasBlocks {
       k.team_size = int(want < top ? want : top);
       if (k.team_size < 64) k.team_size = 64;
     }
+    const int per_batch = lanes::on_host<Exec> ? 4 : k.team_size / n;
+    k.points = per_batch < nq ? per_batch : nq;
+    if (max_points > 0 && k.points > max_points) k.points = max_points;
+    while (Acc == Accumulate::shared && k.points > 1 &&
+           sizeof(S) * batch_scalars<D>(n, vertices, k.points, true) > cap / 4)
+      --k.points;
+    k.batched = max_points != 1 && (Jac == Jacobian::device || k.points >= min_batch);
+    if (!k.batched) k.points = 1;
+    const std::size_t fixed = sizeof(S) * batch_scalars<D>(n, vertices, k.points, k.batched);
     const long per_pass = long(k.team_size) * (Acc == Accumulate::registers ? register_blocks<Exec>() : 1);
     if (Acc == Accumulate::shared) {
       // Fewer threads when even one block each does not fit (p >= 6 in double: 448 threads).
@@ -138,27 +176,32 @@ struct BanasBlocks {
     const int n = els.ref.num_nodes();
     if (Jac == Jacobian::host && els.jacobian.extent(0) != std::size_t(els.num_elements))
       throw std::logic_error(std::string(name) + ": the host-prepared Jacobian terms are missing");
-    const BanasParameters k =
-        parameters<Exec, S, F::dim>(n, F::vertices, end - begin, max_team_size<Exec>(), symmetric_blocks);
+    const BanasParameters k = parameters<Exec, S, F::dim>(
+        n, els.ref.num_qp(), F::vertices, end - begin, max_team_size<Exec>(), symmetric_blocks, max_points);
     const ordinal_t league = (end - begin + k.elements_per_team - 1) / k.elements_per_team;
     Policy policy(exec, league, k.team_size);
-    // A named functor, not a lambda: nvcc 13 gives the extended lambdas of the four <Acc, Jac>
-    // instantiations clashing tags (a null call on Serial in CUDA builds). symmetric_blocks picks a
-    // kernel of its own: a run-time flag cost the full kernel registers in double (reg-nojac 40 ->
-    // 48 per thread: 2 instead of 3 teams of 512 per SM).
     policy.set_scratch_size(0, Kokkos::PerTeam(k.scratch_bytes));
     const std::string label =
         std::string("kfem::assemble[") + name + (symmetric_blocks ? ",symmetric]" : "]");
-    if (symmetric_blocks)
-      Kokkos::parallel_for(
-          label, policy, Kernel<Exec, Elements, Op, Target, Adder, true>{els, op, where, add, begin, end, k});
-    else
+    // A named functor, not a lambda: nvcc 13 gives the extended lambdas of the four <Acc, Jac>
+    // instantiations clashing tags (a null call on Serial in CUDA builds). symmetric_blocks and the
+    // batches pick kernels of their own: a run-time flag cost the full kernel registers in double
+    // (reg-nojac 40 -> 48 per thread: 2 instead of 3 teams of 512 per SM).
+    const auto run = [&](auto sym, auto batched) {
       Kokkos::parallel_for(
           label, policy,
-          Kernel<Exec, Elements, Op, Target, Adder, false>{els, op, where, add, begin, end, k});
+          Kernel<Exec, Elements, Op, Target, Adder, decltype(sym)::value, decltype(batched)::value>{
+              els, op, where, add, begin, end, k});
+    };
+    using yes = std::true_type;
+    using no = std::false_type;
+    if (symmetric_blocks)
+      k.batched ? run(yes{}, yes{}) : run(yes{}, no{});
+    else
+      k.batched ? run(no{}, yes{}) : run(no{}, no{});
   }
 
-  template <class Exec, class Elements, class Op, class Target, class Adder, bool Sym>
+  template <class Exec, class Elements, class Op, class Target, class Adder, bool Sym, bool Batched>
   struct Kernel {
     using S = typename Elements::scalar_type;
     using F = typename Elements::family;
@@ -177,19 +220,28 @@ struct BanasBlocks {
     KOKKOS_INLINE_FUNCTION void operator()(const Member& t) const {
       const int n = els.ref.num_nodes(), nq = els.ref.num_qp();
       const int ept = k.elements_per_team, bpt = k.blocks_per_thread, parts = k.parts;
+      const int P = Batched ? k.points : 1;  // points per buffer
+      constexpr int B = Batched ? 2 : 1;     // buffers
       const std::size_t scratch = k.scratch_bytes;
       S* const X = static_cast<S*>(t.team_scratch(0).get_shmem(scratch));  // vertices
-      S* const W = X + V * D;                                              // w det J, J^-1 at the point
-      S* const Gq = W + G;                                                 // n x D physical gradients
-      S* const Acc2 = Gq + n * D;                                          // SHM: team x bpt blocks
+      S* const W = X + V * D;                    // buffer u, point p: (w det J, J^-1) at (u P + p) G
+      S* const Wt = W + B * P * G;               // batches: w det J of buffer u, point p at u P + p (NOJAC)
+      S* const Gq = Wt + (Batched ? B * P : 0);  // buffer u, point p: n x D gradients at (u P + p) n D
+      S* const Acc2 = Gq + B * P * n * D;        // SHM: team x bpt blocks
       const int tid = t.team_rank(), ts = t.team_size();
       const long blocks = block_count(n, sym);
       const auto acc = add.access();
+      int u = 0;  // batches: the buffer of the next batch; it alternates across parts and elements
       for (int k2 = 0; k2 < ept; ++k2) {
         const ordinal_t e = begin + ordinal_t(t.league_rank()) * ept + k2;
         if (e >= end) break;  // uniform over the team
         if (!read_jacobian) {
           Kokkos::parallel_for(Kokkos::TeamThreadRange(t, V * D), [&](int i) { X[i] = els.coords(e, i); });
+          t.team_barrier();
+        } else if (Batched) {  // the first batch's terms; the later batches' arrive one batch ahead
+          S* const Wu = W + u * P * G;
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(t, (nq < P ? nq : P) * G),
+                               [&](int i) { Wu[i] = els.jacobian(e, i / G, i % G); });
           t.team_barrier();
         }
         for (int part = 0; part < parts; ++part) {
@@ -198,36 +250,85 @@ struct BanasBlocks {
           if (shm)
             for (int j = 0; j < bpt; ++j)
               for (int i = 0; i < D * D; ++i) Acc2[(j * ts + tid) * D * D + i] = S(0);
-          for (int q = 0; q < nq; ++q) {
-            if (read_jacobian) {
-              Kokkos::parallel_for(Kokkos::TeamThreadRange(t, G),
-                                   [&](int i) { W[i] = els.jacobian(e, q, i); });
-            } else {
-              Kokkos::single(Kokkos::PerTeam(t), [&]() {
-                S Jinv[D][D];
-                W[0] = fe::geometry<F>(els.ref, X, q, Jinv);
-                for (int i = 0; i < D; ++i)
-                  for (int j = 0; j < D; ++j) W[1 + D * i + j] = Jinv[i][j];
-              });
-            }
-            t.team_barrier();
-            Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n), [&](int a) {
-              fe::gradient<F>(els.ref, reinterpret_cast<const S(*)[D]>(W + 1), q, a, Gq + a * D);
-            });
-            t.team_barrier();
-            const S w = W[0];
+          // Calls f(out, a, b) for each of this thread's blocks (a, b) and its accumulators `out`.
+          const auto for_blocks = [&](const auto& f) {
             for (int j = 0; j < (shm ? bpt : RB); ++j) {
               const long blk = first + long(j) * ts + tid;  // consecutive threads, consecutive blocks
               if (blk >= blocks) break;
               int a, b;
               block_of(blk, n, sym, a, b);
-              S* out = shm ? Acc2 + (j * ts + tid) * D * D : &R[j].v[0][0];
-              for (int i = 0; i < D; ++i) {
-                const S ga = w * Gq[a * D + i];
-                for (int l = 0; l < D; ++l) out[i * D + l] += ga * Gq[b * D + l];
-              }
+              f(shm ? Acc2 + (j * ts + tid) * D * D : &R[j].v[0][0], a, b);
             }
-            t.team_barrier();  // the next point overwrites W and Gq
+          };
+          // out += w (grad phi_a)(grad phi_b)^T with one point's gradients g.
+          const auto add_point = [&](S* out, const S w, const S* g, const int a, const int b) {
+            for (int i = 0; i < D; ++i) {
+              const S ga = w * g[a * D + i];
+              for (int l = 0; l < D; ++l) out[i * D + l] += ga * g[b * D + l];
+            }
+          };
+          if constexpr (!Batched) {  // the paper's loop: three barriers per point
+            for (int q = 0; q < nq; ++q) {
+              if (read_jacobian) {
+                Kokkos::parallel_for(Kokkos::TeamThreadRange(t, G),
+                                     [&](int i) { W[i] = els.jacobian(e, q, i); });
+              } else {
+                Kokkos::single(Kokkos::PerTeam(t), [&]() {
+                  S Jinv[D][D];
+                  W[0] = fe::geometry<F>(els.ref, X, q, Jinv);
+                  for (int i = 0; i < D; ++i)
+                    for (int j = 0; j < D; ++j) W[1 + D * i + j] = Jinv[i][j];
+                });
+              }
+              t.team_barrier();
+              Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n), [&](int a) {
+                fe::gradient<F>(els.ref, reinterpret_cast<const S(*)[D]>(W + 1), q, a, Gq + a * D);
+              });
+              t.team_barrier();
+              for_blocks([&](S* out, int a, int b) { add_point(out, W[0], Gq, a, b); });
+              t.team_barrier();  // the next point overwrites W and Gq
+            }
+          } else {
+            for (int q0 = 0; q0 < nq; q0 += P, u ^= 1) {
+              // Buffer u was last read two batches ago: every thread has since passed a barrier.
+              const int qn = nq - q0 < P ? nq - q0 : P;
+              S* const Wu = W + u * P * G;
+              S* const Gu = Gq + u * P * n * D;
+              // NOJAC: the next batch of this element (the next part's first, after the last).
+              const int q1 = q0 + P < nq ? q0 + P : (part + 1 < parts ? 0 : nq);
+              const int next = read_jacobian ? (nq - q1 < P ? nq - q1 : P) * G : 0;
+              if (!read_jacobian) {
+                Kokkos::parallel_for(Kokkos::TeamThreadRange(t, qn), [&](int p) {
+                  S Jinv[D][D];
+                  Wu[p * G] = fe::geometry<F>(els.ref, X, q0 + p, Jinv);
+                  for (int i = 0; i < D; ++i)
+                    for (int j = 0; j < D; ++j) Wu[p * G + 1 + D * i + j] = Jinv[i][j];
+                });
+                t.team_barrier();
+              }
+              // NOJAC: a thread's load of the next batch's terms is in flight while it computes gradients.
+              const S ahead = tid < next ? els.jacobian(e, q1 + tid / G, tid % G) : S(0);
+              Kokkos::parallel_for(Kokkos::TeamThreadRange(t, qn * n), [&](int i) {
+                const int p = i / n, a = i % n;
+                if (read_jacobian && a == 0) Wt[u * P + p] = Wu[p * G];
+                fe::gradient<F>(els.ref, reinterpret_cast<const S(*)[D]>(Wu + p * G + 1), q0 + p, a,
+                                Gu + (p * n + a) * D);
+              });
+              if (read_jacobian) {  // into the other buffer, last read before the previous barrier
+                S* const Wn = W + (u ^ 1) * P * G;
+                if (tid < next) Wn[tid] = ahead;
+                for (int i = tid + ts; i < next; i += ts) Wn[i] = els.jacobian(e, q1 + i / G, i % G);
+              }
+              t.team_barrier();
+              // (a, b) once per batch, then one point after the other straight into the accumulators
+              // (a batch sum on the side, or the point loop unrolled, holds more values in registers:
+              // reg-nojac double 40 -> 64, 2 instead of 3 teams of 512 per SM).
+              for_blocks([&](S* out, int a, int b) {
+                KFEM_NO_UNROLL
+                for (int p = 0; p < qn; ++p)
+                  add_point(out, read_jacobian ? Wt[u * P + p] : Wu[p * G], Gu + p * n * D, a, b);
+              });
+            }
           }
           for (int j = 0; j < (shm ? bpt : RB); ++j) {
             const long blk = first + long(j) * ts + tid;

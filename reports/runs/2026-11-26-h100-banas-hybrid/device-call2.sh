@@ -1,0 +1,58 @@
+# Calls 2 and 3 ran this with the tree of change-call2.patch (then named change.patch).
+# Session 24, calls 2 (set a) and 3 (set b), after call 1: this tree against main (the tree with
+# change.patch reversed), built side by side into build/ (kept while the machine stays warm, so
+# that call 3 reuses them). This tree: banas' paper variants with points in batches where 3 or more
+# fit ((a, b) once per batch, as session 23's patch), the per-point loop elsewhere; gemm's geometry
+# from a pre-pass, KFEM_GEMM_STEPS = 1 or 2 k-steps per team barrier (experiment).
+# a = CUDA typed tests + gemm double (old, new 2 steps, new 1 step) + NOJAC float + REG double (new);
+# b = REG double (old) + JAC float + ncu of gemm p = 7.
+set -u
+SET=${1:-a}
+W=/tmp/s24-$SET; rm -rf $W; mkdir -p $W
+D=reports/runs/2026-11-26-h100-banas-hybrid
+start=$(date +%s); el() { echo "elapsed $(( $(date +%s) - start )) s"; }
+save() { tar czf $OUT/results-$SET.tgz -C $W . ; }
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee $W/device.txt
+export PATH=$PATH:/usr/local/cuda/bin KFEM_CACHE=$PWD/build/kfem-cache KFEM_KOKKOS_SRC_PACK=$PWD/.gpu-pack/kokkos-src.tar.gz
+export LD_LIBRARY_PATH=$PWD/.gpu-pack/sysroot/usr/lib/x86_64-linux-gnu:/usr/local/cuda/targets/x86_64-linux/lib
+export KFEM_PLOT=/nonexistent
+if [ ! -x build/dev-new/kfem ] || [ ! -x build/dev-old/kfem ]; then
+  OFF=$(scripts/offline-cmake-args $PWD/.gpu-pack)
+  pre=$(scripts/bootstrap-kokkos cuda 2>$W/kokkos-cuda.log | tail -n 1); el
+  rm -rf build/old-src && mkdir -p build/old-src && tar --exclude=./.gpu-pack --exclude=./build -cf - . | tar -xf - -C build/old-src
+  patch -d build/old-src -R -p1 < $D/change.patch > $W/patch-old.log 2>&1; echo "patch old rc=$?"
+  for t in new old; do
+    src=$PWD; [ $t = old ] && src=$PWD/build/old-src
+    KFEM_GIT_REVISION=$(cat .gpu-pack/revision) cmake -S $src -B build/dev-$t -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_CXX_COMPILER=$pre/bin/nvcc_wrapper -DKokkos_ROOT=$pre -DKokkosKernels_ROOT=$pre $OFF > $W/cfg-$t.log 2>&1
+  done
+  (cmake --build build/dev-new -j 10 --target kfem test_assembly > $W/build-new.log 2>&1; echo "build new rc=$?") &
+  (cmake --build build/dev-old -j 6 --target kfem > $W/build-old.log 2>&1; echo "build old rc=$?") &
+  wait; el; save
+fi
+run() { # name binary args...
+  local name=$1 bin=$2; shift 2
+  timeout 100 $bin bench inputs/banas.yaml "$@" --warmup 1 --repetitions 3 --out $W/$name > $W/$name.txt 2>&1; echo "$name rc=$?"
+  grep -E "^\[" $W/$name.txt | awk '{print $2, $4, $7}' | paste -sd ' '; el; save
+}
+if [ $SET = a ]; then
+  timeout 170 build/dev-new/tests/test_assembly --gtest_filter='PrismIntegration*' > $W/test_prism_cuda.txt 2>&1; echo "prism tests rc=$?"
+  KFEM_GEMM_STEPS=1 timeout 100 build/dev-new/tests/test_assembly --gtest_filter='PrismIntegration*ElementMatricesDouble' > $W/test_prism_cuda_steps1.txt 2>&1; echo "prism tests steps 1 rc=$?"
+  grep -hE "^\[  (PASSED|FAILED)|FAILED  \]" $W/test_prism_cuda*.txt; el; save
+  run gemm-double-old build/dev-old/kfem --mapping gemm --scalar double
+  run gemm-double-new2 build/dev-new/kfem --mapping gemm --scalar double
+  KFEM_GEMM_STEPS=1 run gemm-double-new1 build/dev-new/kfem --mapping gemm --scalar double
+  run nojac-float-new build/dev-new/kfem --mapping reg-nojac --mapping shm-nojac --scalar float
+  run reg-double-new build/dev-new/kfem --mapping reg-nojac --mapping reg-jac --scalar double
+else
+  run reg-double-old build/dev-old/kfem --mapping reg-nojac --mapping reg-jac --scalar double
+  for v in new old; do run jac-float-$v build/dev-$v/kfem --mapping reg-jac --mapping shm-jac --scalar float; done
+  M=gpu__time_duration.sum,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_tensor_op_dmma.avg.pct_of_peak_sustained_active,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum
+  for s in barrier long_scoreboard short_scoreboard mio_throttle lg_throttle wait math_pipe_throttle not_selected; do M=$M,smsp__average_warps_issue_stalled_${s}_per_issue_active.ratio; done
+  for v in old new2 new1; do
+    bin=build/dev-new/kfem; [ $v = old ] && bin=build/dev-old/kfem
+    KFEM_GEMM_STEPS=${v#new} timeout 60 ncu --clock-control none --kernel-name-base demangled --kernel-name regex:gemm_mma::Kernel --launch-count 1 --csv --metrics $M \
+      $bin bench inputs/banas.yaml --order 7 --mapping gemm --scalar double --warmup 0 --repetitions 1 --out /tmp/ncu-$v \
+      > $W/ncu-gemm-double-p7-$v.csv 2> $W/ncu-$v.err; echo "ncu $v rc=$?"; el; save
+  done
+fi

@@ -32,8 +32,8 @@ int max_order() {
 }
 
 // The option variants of a mapping: as is, and with symmetric_blocks where it has the option;
-// banas' four also with one point at a time (their per-point loop, which the device's parameters
-// take only for p >= 6 on a GPU, and never on a host backend).
+// banas' four also with batches of 4 points (which the parameters never choose on a host backend:
+// its one-thread team keeps the per-point loop; on a GPU they do for p <= 5).
 template <class M>
 std::vector<M> variants() {
   std::vector<M> v(1);
@@ -41,7 +41,7 @@ std::vector<M> variants() {
     v.emplace_back();
     v.back().symmetric_blocks = true;
     v.emplace_back();
-    v.back().max_points = 1;
+    v.back().points = 4;
   }
   return v;
 }
@@ -51,8 +51,8 @@ bool symmetric_blocks(const M& m) {
   return false;
 }
 template <class M>
-int max_points(const M& m) {
-  if constexpr (has_symmetric_blocks<M>::value) return m.max_points;
+int points(const M& m) {
+  if constexpr (has_symmetric_blocks<M>::value) return m.points;
   return 0;
 }
 
@@ -75,9 +75,8 @@ int check_element_matrices(const Exec& exec, int p) {
   for_each_entry<PrismMappingRegistry>([&](auto mentry) {
     using M = typename decltype(mentry)::type;
     for (const M& mapping : variants<M>()) {
-      SCOPED_TRACE(::testing::Message()
-                   << M::name << " p=" << p << " symmetric_blocks " << symmetric_blocks(mapping)
-                   << " max_points " << max_points(mapping));
+      SCOPED_TRACE(::testing::Message() << M::name << " p=" << p << " symmetric_blocks "
+                                        << symmetric_blocks(mapping) << " points " << points(mapping));
       auto els = make_family_elements<fe::Prism, S, typename M::layout>(
           exec, prob.mesh.coords, prob.mesh.conn, prob.dofs, prob.natural, ref);
       if constexpr (needs_host_jacobian<M>::value) prepare_host_jacobian(exec, els);
@@ -167,17 +166,17 @@ TEST(PrismIntegrationRegistry, ServesPrismsOnly) {
   EXPECT_FALSE(has_symmetric_blocks_kind(MappingKind::gemm));  // symmetric by construction
 }
 
-// Points per batch on a host backend: 4, at most nq and max_points; NOJAC keeps the per-point loop
-// below min_batch points, JAC batches any number; max_points 1 selects the per-point loop.
+// Points per batch on a host backend: none (the per-point loop) unless `points` asks for batches;
+// those hold at most nq points, NOJAC's too (min_batch rules only the parameters' own choice).
 TEST(PrismIntegrationRegistry, PointsPerBatch) {
   using Host = Kokkos::DefaultHostExecutionSpace;
   using Nojac = mapping::BanasBlocks<mapping::Accumulate::registers, mapping::Jacobian::host>;
   using Jac = mapping::BanasBlocks<mapping::Accumulate::shared, mapping::Jacobian::device>;
   const auto points = [](const mapping::BanasParameters& k) { return k.batched ? k.points : -k.points; };
-  EXPECT_EQ(4, points(Nojac::parameters<Host, double, 3>(18, 21, 6, 100, 1)));
-  EXPECT_EQ(3, points(Nojac::parameters<Host, double, 3>(18, 21, 6, 100, 1, false, 3)));
-  EXPECT_EQ(-1, points(Nojac::parameters<Host, double, 3>(18, 2, 6, 100, 1)));  // below min_batch
-  EXPECT_EQ(2, points(Jac::parameters<Host, double, 3>(18, 2, 6, 100, 1)));
+  EXPECT_EQ(-1, points(Nojac::parameters<Host, double, 3>(18, 21, 6, 100, 1)));
+  EXPECT_EQ(-1, points(Jac::parameters<Host, double, 3>(18, 21, 6, 100, 1, true)));
+  EXPECT_EQ(4, points(Nojac::parameters<Host, double, 3>(18, 21, 6, 100, 1, false, 4)));
+  EXPECT_EQ(2, points(Nojac::parameters<Host, double, 3>(18, 2, 6, 100, 1, false, 4)));
   EXPECT_EQ(-1, points(Jac::parameters<Host, double, 3>(18, 21, 6, 100, 1, true, 1)));
   // The per-point loop needs one buffer and no second copy of w det J.
   EXPECT_EQ(6 * 3 + 10 + 18 * 3, (Nojac::batch_scalars<3>(18, 6, 1, false)));

@@ -13,7 +13,9 @@
 // while the last one is still read: one barrier per batch (two with JAC, whose geometry the batch's
 // threads compute in parallel), where the paper's loop has three per point. NOJAC keeps the paper's
 // per-point loop where fewer than min_batch points fit (p >= 6): there its kernel issues 1.7x fewer
-// instructions than one-point batches (ncu, reports/runs/2026-11-26-h100-banas-point-batches).
+// instructions than one-point batches (ncu, reports/runs/2026-11-26-h100-banas-point-batches). Host
+// backends (a team of one thread: no barriers to save) keep it too: batches of 4 made REG 1.2-2x
+// slower on 16 Xeon cores (reports/runs/2026-11-26-h100-banas-hybrid).
 // symmetric_blocks (beyond the paper): only the blocks b <= a are integrated, each also written
 // mirrored as Ke_ba = Ke_ab^T (the operators are symmetric): about half the blocks and flops.
 #pragma once
@@ -53,7 +55,9 @@ struct BanasBlocks {
                                           : (Jac == Jacobian::device ? "shm-jac" : "shm-nojac");
   static constexpr bool host_geometry = Jac == Jacobian::host;  // FamilyElements::jacobian is needed
   bool symmetric_blocks = false;
-  int max_points = 0;  // at most this many points per batch (0: no limit; 1: the paper's loop everywhere)
+  // Points per batch: 0, the parameters' choice; 1, the paper's per-point loop; k > 1, batches of
+  // up to k points on any backend (the typed tests run the batches on host backends through it).
+  int points = 0;
   // NOJAC: fewest points a batch holds. Two per batch ran 0.88-0.95x the per-point loop at p = 6 and
   // one 0.61-0.68x at p = 7; JAC batches ran 1.1-4.2x faster even there (H100).
   static constexpr int min_batch = 3;
@@ -96,14 +100,14 @@ struct BanasBlocks {
   }
 
   // Team size: the largest multiple of 64 up to 512 the device allows (fewer for small elements).
-  // Points per batch: as many as the team has threads for all their gradients at once (n each),
-  // at most nq and max_points (4 on a host backend, whose one-thread team has no barriers to save:
-  // the batches and the partial last one run there too, so the CPU tests cover them). Batches unless
-  // max_points is 1, or NOJAC fits fewer than min_batch. SHM keeps the batch buffers within a
-  // quarter of the team scratch, the rest holding as many blocks per thread as fit.
+  // Points per batch (`points` 0): on a GPU as many as the team has threads for all their gradients
+  // at once (n each), at most nq, batched for JAC and for NOJAC from min_batch points; on a host
+  // backend none, the per-point loop. `points` > 0 sets them, fewer where the buffers would not fit.
+  // SHM keeps the batch buffers within a quarter of the team scratch, the rest holding as many
+  // blocks per thread as fit.
   template <class Exec, class S, int D>
   static BanasParameters parameters(int n, int nq, int vertices, ordinal_t elements, int max_team,
-                                    bool symmetric = false, int max_points = 0) {
+                                    bool symmetric = false, int points = 0) {
     BanasParameters k;
     const long blocks = block_count(n, symmetric);
     const std::size_t cap = std::size_t(Kokkos::TeamPolicy<Exec>::scratch_size_max(0));
@@ -115,13 +119,14 @@ struct BanasBlocks {
       k.team_size = int(want < top ? want : top);
       if (k.team_size < 64) k.team_size = 64;
     }
-    const int per_batch = lanes::on_host<Exec> ? 4 : k.team_size / n;
-    k.points = per_batch < nq ? per_batch : nq;
-    if (max_points > 0 && k.points > max_points) k.points = max_points;
-    while (Acc == Accumulate::shared && k.points > 1 &&
-           sizeof(S) * batch_scalars<D>(n, vertices, k.points, true) > cap / 4)
+    const int want = points > 0 ? points : lanes::on_host<Exec> ? 1 : k.team_size / n;
+    k.points = want < 1 ? 1 : want < nq ? want : nq;
+    // The buffers fit in the team scratch (a quarter of it for SHM, whose blocks need the rest).
+    while (k.points > 1 && sizeof(S) * batch_scalars<D>(n, vertices, k.points, true) >
+                               (Acc == Accumulate::shared ? cap / 4 : cap))
       --k.points;
-    k.batched = max_points != 1 && (Jac == Jacobian::device || k.points >= min_batch);
+    k.batched =
+        points > 0 ? points > 1 : !lanes::on_host<Exec> && (Jac == Jacobian::device || k.points >= min_batch);
     if (!k.batched) k.points = 1;
     const std::size_t fixed = sizeof(S) * batch_scalars<D>(n, vertices, k.points, k.batched);
     const long per_pass = long(k.team_size) * (Acc == Accumulate::registers ? register_blocks<Exec>() : 1);
@@ -176,8 +181,8 @@ struct BanasBlocks {
     const int n = els.ref.num_nodes();
     if (Jac == Jacobian::host && els.jacobian.extent(0) != std::size_t(els.num_elements))
       throw std::logic_error(std::string(name) + ": the host-prepared Jacobian terms are missing");
-    const BanasParameters k = parameters<Exec, S, F::dim>(
-        n, els.ref.num_qp(), F::vertices, end - begin, max_team_size<Exec>(), symmetric_blocks, max_points);
+    const BanasParameters k = parameters<Exec, S, F::dim>(n, els.ref.num_qp(), F::vertices, end - begin,
+                                                          max_team_size<Exec>(), symmetric_blocks, points);
     const ordinal_t league = (end - begin + k.elements_per_team - 1) / k.elements_per_team;
     Policy policy(exec, league, k.team_size);
     policy.set_scratch_size(0, Kokkos::PerTeam(k.scratch_bytes));
@@ -285,7 +290,8 @@ struct BanasBlocks {
                 fe::gradient<F>(els.ref, reinterpret_cast<const S(*)[D]>(W + 1), q, a, Gq + a * D);
               });
               t.team_barrier();
-              for_blocks([&](S* out, int a, int b) { add_point(out, W[0], Gq, a, b); });
+              const S w = W[0];  // once: the stores to `out` may alias scratch for the compiler
+              for_blocks([&](S* out, int a, int b) { add_point(out, w, Gq, a, b); });
               t.team_barrier();  // the next point overwrites W and Gq
             }
           } else {

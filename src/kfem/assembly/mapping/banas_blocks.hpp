@@ -26,6 +26,7 @@
 #include <type_traits>
 
 #include "kfem/assembly/lanes.hpp"
+#include "kfem/assembly/mapping/gemm_panels.hpp"
 #include "kfem/assembly/target/block.hpp"
 #include "kfem/core/error.hpp"
 #include "kfem/core/kokkos_compat.hpp"
@@ -278,12 +279,7 @@ struct BanasBlocks {
                 Kokkos::parallel_for(Kokkos::TeamThreadRange(t, G),
                                      [&](int i) { W[i] = els.jacobian(e, q, i); });
               } else {
-                Kokkos::single(Kokkos::PerTeam(t), [&]() {
-                  S Jinv[D][D];
-                  W[0] = fe::geometry<F>(els.ref, X, q, Jinv);
-                  for (int i = 0; i < D; ++i)
-                    for (int j = 0; j < D; ++j) W[1 + D * i + j] = Jinv[i][j];
-                });
+                gemm_panels::geometry<F>(t, els, X, q, 1, W);  // one thread, as the paper
               }
               t.team_barrier();
               Kokkos::parallel_for(Kokkos::TeamThreadRange(t, n), [&](int a) {
@@ -304,12 +300,7 @@ struct BanasBlocks {
               const int q1 = q0 + P < nq ? q0 + P : (part + 1 < parts ? 0 : nq);
               const int next = read_jacobian ? (nq - q1 < P ? nq - q1 : P) * G : 0;
               if (!read_jacobian) {
-                Kokkos::parallel_for(Kokkos::TeamThreadRange(t, qn), [&](int p) {
-                  S Jinv[D][D];
-                  Wu[p * G] = fe::geometry<F>(els.ref, X, q0 + p, Jinv);
-                  for (int i = 0; i < D; ++i)
-                    for (int j = 0; j < D; ++j) Wu[p * G + 1 + D * i + j] = Jinv[i][j];
-                });
+                gemm_panels::geometry<F>(t, els, X, q0, qn, Wu);  // a thread per point
                 t.team_barrier();
               }
               // NOJAC: a thread's load of the next batch's terms is in flight while it computes gradients.

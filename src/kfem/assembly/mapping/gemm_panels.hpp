@@ -9,7 +9,8 @@
 #include "kfem/fe/operator.hpp"
 
 namespace kfem::mapping::gemm_panels {
-// Wc[k * (1 + D^2)] = w det J and then J^-1 (row-major) at the points q0 + k, k < qn.
+// Wc[k * (1 + D^2)] = w det J and then J^-1 (row-major) at the points q0 + k, k < qn, a thread per
+// point (banas_blocks.hpp's JAC kernels use it too).
 template <class F, class Member, class Elements, class S>
 KOKKOS_INLINE_FUNCTION void geometry(const Member& t, const Elements& els, const S* X, int q0, int qn,
                                      S* Wc) {

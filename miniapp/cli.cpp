@@ -83,7 +83,8 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
          "products on the FP64 matrix units, CUDA sm_80+), batch (full; "
          "a thread per SIMD-width batch of elements, for CPUs), owner (owner "
          "computes, race none: each value written once, deterministic), batch-owner (batch's math, "
-         "partitions own their rows, race none: no zeroing pass, deterministic; for CPUs), sym300 "
+         "partitions own their rows, race none: no zeroing pass, deterministic; for CPUs), box-owner "
+         "(structured box meshes: teams own columns of nodes, pairs-mma's math, race none; CUDA sm_80+), sym300 "
          "sym300x2 sympairs sympairs-mma (lower triangle); default; or auto (run: the fastest verified, tuned and cached)")
       ->allow_extra_args(false);
   cmd->add_option("--target", o.target,
@@ -92,7 +93,7 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
       ->check(CLI::IsMember({"index", "search", "default"}));
   cmd->add_option("--race", o.race,
                   "race handling (repeatable): colored atomic scatter acoo (a-COO: no colouring, no CSR "
-                  "pattern), none (mappings owner, batch-owner: one writer per value), or default")
+                  "pattern), none (mappings owner, batch-owner, box-owner: one writer per value), or default")
       ->allow_extra_args(false);
   cmd->add_option("--operator", o.operators,
                   "CG operator (repeatable): csr (assembled matrix), ebe-v1 (element matrices stored), "

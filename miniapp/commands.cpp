@@ -229,8 +229,8 @@ static std::size_t count_pairings(const Deck& deck) {  // throws when none goes 
     for (const auto& rn : deck.races) n += goes_with(mn, rn) ? 1 : 0;
   if (n == 0)
     throw InputError(
-        "no mapping x race pair of the deck goes together: owner-computes mappings (owner, batch-owner) "
-        "take race none, the other mappings colored, atomic or scatter");
+        "no mapping x race pair of the deck goes together: owner-computes mappings (owner, batch-owner, "
+        "box-owner) take race none, the other mappings colored, atomic or scatter");
   return n;
 }
 

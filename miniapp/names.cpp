@@ -20,7 +20,8 @@ const std::vector<std::pair<std::string, MappingKind>> mappings = {
     {"shm-nojac", MappingKind::shm_nojac},     {"gemm", MappingKind::gemm},
     {"owner", MappingKind::owner},             {"batch", MappingKind::batch},
     {"batch-owner", MappingKind::batch_owner}, {"pairs-mma", MappingKind::pairs_mma},
-    {"sympairs-mma", MappingKind::sympairs_mma}};
+    {"sympairs-mma", MappingKind::sympairs_mma},
+    {"box-owner", MappingKind::box_owner}};
 const std::vector<std::pair<std::string, TargetKind>> targets = {{"index", TargetKind::index},
                                                                  {"search", TargetKind::search}};
 const std::vector<std::pair<std::string, Renumbering>> renumberings = {

@@ -66,9 +66,9 @@ void check_all(const Exec& exec) {
       });
     }
   });
-  EXPECT_EQ(fast_paths, 18);
-  // 16 element-centric mappings x (colored, atomic, scatter) + owner, batch-owner x none
-  EXPECT_EQ(combinations, 16 * 3 + 2);
+  EXPECT_EQ(fast_paths, 19);
+  // 16 element-centric mappings x (colored, atomic, scatter) + owner, batch-owner, box-owner x none
+  EXPECT_EQ(combinations, 16 * 3 + 3);
 }
 
 // The elements in Morton order (set_launch_order): every element-centric fast path with atomics

@@ -57,10 +57,11 @@ def main():
     env = dict(os.environ, KFEM_TUNER_CACHE=cache)
 
     t = tuned_run(kfem, work, env, "hex8", ["--mesh", "8x2x2"], "tuned")
-    # 12 full-storage element-centric fast paths + thread + team, x 3 races; owner, batch-owner x none
-    if len(t["candidates"]) != 14 * 3 + 2:
-        fail(f"hex8: {len(t['candidates'])} candidates, expected 44")
-    for owner in ("owner", "batch-owner"):
+    # 12 full-storage element-centric fast paths + thread + team, x 3 races; owner, batch-owner,
+    # box-owner x none
+    if len(t["candidates"]) != 14 * 3 + 3:
+        fail(f"hex8: {len(t['candidates'])} candidates, expected 45")
+    for owner in ("owner", "batch-owner", "box-owner"):
         if not any(c["mapping"] == owner and c["race"] == "none" for c in t["candidates"]):
             fail(f"hex8: {owner} x none is not among the candidates")
     entries = json.load(open(cache))["entries"]

@@ -12,6 +12,7 @@
 #include "kfem/assembly/mapping/gemm_blocks.hpp"
 #include "kfem/assembly/mapping/hex8_batch.hpp"
 #include "kfem/assembly/mapping/hex8_batch_owner.hpp"
+#include "kfem/assembly/mapping/hex8_box_owner.hpp"
 #include "kfem/assembly/mapping/hex8_owner.hpp"
 #include "kfem/assembly/mapping/hex8_pairs.hpp"
 #include "kfem/assembly/mapping/hex8_pairs_mma.hpp"
@@ -33,7 +34,8 @@
 namespace kfem {
 enum class MappingKind {
   element, warp4, warp8, ppni4, ppni8, twokernel, warp4_scratch, warp4_atomic, warp4_vreduce, sym300, sym300x2, pairs, sympairs,
-  thread, team, reg_jac, reg_nojac, shm_jac, shm_nojac, gemm, owner, batch, batch_owner, pairs_mma, sympairs_mma
+  thread, team, reg_jac, reg_nojac, shm_jac, shm_nojac, gemm, owner, batch, batch_owner, pairs_mma, sympairs_mma,
+  box_owner
 };
 enum class RaceKind { colored, atomic, scatter, none };
 enum class TargetKind { index, search };
@@ -77,6 +79,7 @@ using MappingRegistry = std::tuple<
     Entry<mapping::Hex8Owner, MappingKind::owner, fe::Hex8>,
     Entry<mapping::Hex8Batch, MappingKind::batch, fe::Hex8>,
     Entry<mapping::Hex8BatchOwner, MappingKind::batch_owner, fe::Hex8>,
+    Entry<mapping::Hex8BoxOwner, MappingKind::box_owner, fe::Hex8>,
     Entry<mapping::ThreadPerElement, MappingKind::thread>,
     Entry<mapping::TeamPerElement, MappingKind::team>,
     // banas et al.'s prism integration kernels (Algorithms 3-4): generic code, listed for prisms.
@@ -144,8 +147,8 @@ bool dispatch(Kind kind, F&& f) {
 
 // Why a mapping and a race do not go together, for every refusal (one wording everywhere).
 inline const char* mismatch_reason(bool owner_mapping) {
-  return owner_mapping ? "owner-computes mappings (owner, batch-owner) write every value once and take race none"
-                       : "race none is for owner-computes mappings (owner, batch-owner)";
+  return owner_mapping ? "owner-computes mappings (owner, batch-owner, box-owner) write every value once and take race none"
+                       : "race none is for owner-computes mappings (owner, batch-owner, box-owner)";
 }
 
 // Run-time forms of the traits above.

@@ -20,6 +20,50 @@
 #include "kfem/assembly/warp_mma.hpp"
 
 namespace kfem::mapping {
+// Which of lane l's 24 products T(l, .) is T_cd(g, 2t + j), g = l / 4, t = l % 4.
+KOKKOS_FORCEINLINE_FUNCTION constexpr int pair_product(int c, int d, int j) {
+  return 12 * (c / 2) + 4 * d + 2 * (c % 2) + j;
+}
+
+// The node-pair products of one element (X: its 24 coordinates in warp scratch; C: 24 doubles of
+// scratch for the monomial coefficients). Called by all 32 lanes of a team member; on return lane
+// l = 4g + t holds T_cd(g, 2t + j) in T(l, pair_product(c, d, j)), every c, d and j = 0, 1.
+template <class Member>
+KOKKOS_INLINE_FUNCTION void pair_products_mma(const Member& t, const double* X, double* C,
+                                              lanes::Private<double, 24>& T) {
+  using Kokkos::ThreadVectorRange;
+  Kokkos::parallel_for(ThreadVectorRange(t, 24),
+                       [&](int k) { C[k] = hex8::monomial_coefficient<double>(X, k / 3, k % 3); });
+  // Fragments per k-step s: A {h_0, h_1, h_2, 0} (0: row block 1's second half), B {g_0, g_1, g_2}.
+  lanes::Private<double, 8> A;
+  lanes::Private<double, 6> B;
+  Kokkos::parallel_for(ThreadVectorRange(t, lanes::width), [&](int l) {
+    const int g = l / 4;
+    KFEM_UNROLL
+    for (int s = 0; s < 2; ++s) {
+      const int q = l % 4 + 4 * s;
+      double J[3][3], Jinv[3][3], gr[3];
+      hex8::jacobian_from_monomials(C, q, J);
+      const double det = hex8::invert3(J, Jinv);  // Gauss weights are 1
+      hex8::gradient<double>(Jinv, q, g, gr);
+      KFEM_UNROLL
+      for (int c = 0; c < 3; ++c) A(l, 4 * s + c) = det * gr[c], B(l, 3 * s + c) = gr[c];
+      A(l, 4 * s + 3) = 0;
+    }
+    KFEM_UNROLL
+    for (int k = 0; k < 24; ++k) T(l, k) = 0;
+  });
+  // T(l, 12 rb + 4 d + i): accumulator i of row block rb, column block d.
+  KFEM_UNROLL
+  for (int s = 0; s < 2; ++s) {
+    KFEM_UNROLL
+    for (int rb = 0; rb < 2; ++rb) {
+      KFEM_UNROLL
+      for (int dd = 0; dd < 3; ++dd) lanes::warp_mma(T, 12 * rb + 4 * dd, A, 4 * s + 2 * rb, B, 3 * s + dd);
+    }
+  }
+}
+
 template <bool Lower>
 struct Hex8PairsMma {
   using layout = Kokkos::LayoutRight;
@@ -53,45 +97,14 @@ struct Hex8PairsMma {
       int* const rank = order + 8;
       Kokkos::parallel_for(ThreadVectorRange(t, 24), [&](int i) { X[i] = double(d.coords(e, i)); });
       node_order(t, d, e, order, rank);
-      Kokkos::parallel_for(ThreadVectorRange(t, 24),
-                           [&](int k) { C[k] = hex8::monomial_coefficient<double>(X, k / 3, k % 3); });
-      // Fragments per k-step s: A {h_0, h_1, h_2, 0} (0: row block 1's second half), B {g_0, g_1, g_2}.
-      lanes::Private<double, 8> A;
-      lanes::Private<double, 6> B;
-      lanes::Private<double, 24> T;  // T(l, 12 rb + 4 d + i): accumulator i of row block rb, column block d
-      Kokkos::parallel_for(ThreadVectorRange(t, lanes::width), [&](int l) {
-        const int g = l / 4;
-        KFEM_UNROLL
-        for (int s = 0; s < 2; ++s) {
-          const int q = l % 4 + 4 * s;
-          double J[3][3], Jinv[3][3], gr[3];
-          hex8::jacobian_from_monomials(C, q, J);
-          const double det = hex8::invert3(J, Jinv);  // Gauss weights are 1
-          hex8::gradient<double>(Jinv, q, g, gr);
-          KFEM_UNROLL
-          for (int c = 0; c < 3; ++c) A(l, 4 * s + c) = det * gr[c], B(l, 3 * s + c) = gr[c];
-          A(l, 4 * s + 3) = 0;
-        }
-        KFEM_UNROLL
-        for (int k = 0; k < 24; ++k) T(l, k) = 0;
-      });
-      KFEM_UNROLL
-      for (int s = 0; s < 2; ++s) {
-        KFEM_UNROLL
-        for (int rb = 0; rb < 2; ++rb) {
-          KFEM_UNROLL
-          for (int dd = 0; dd < 3; ++dd)
-            lanes::warp_mma(T, 12 * rb + 4 * dd, A, 4 * s + 2 * rb, B, 3 * s + dd);
-        }
-      }
+      lanes::Private<double, 24> T;
+      pair_products_mma(t, X, C, T);
       Kokkos::parallel_for(ThreadVectorRange(t, lanes::width), [&](int l) {
         const int ra = 3 * rank[l / 4];
         KFEM_UNROLL
         for (int j = 0; j < 2; ++j) {
           const int rb = 3 * rank[2 * (l % 4) + j];
-          const auto p = [&](int c, int dd) -> double {
-            return T(l, 12 * (c / 2) + 4 * dd + 2 * (c % 2) + j);
-          };
+          const auto p = [&](int c, int dd) -> double { return T(l, pair_product(c, dd, j)); };
           KFEM_UNROLL
           for (int k = 0; k < 9; ++k)
             Ks[24 * (ra + k / 3) + rb + k % 3] = S(elasticity::from_products(md, p, k / 3, k % 3));

@@ -1,0 +1,237 @@
+// Work mapping `box-owner` (kfem's own, issue 18): owner computes by columns of nodes, a fast path
+// for hex8 meshes with the topology of a structured box (mesh/box_grid.hpp; any node numbering).
+// A team owns the rows of a tile of T x T node columns over a range of z planes and sweeps its
+// element layers upwards:
+//  - per layer the (T + 1)^2 elements around the tile, in 4 phases of the elements' (i, j) parity:
+//    no two elements of a phase share a node, so the adds to team scratch need no atomics. The ring
+//    of elements around the tile is computed again by the neighbouring tiles: (T + 1)^2 / T^2 of
+//    the element work (1.78x at T = 3), where the per-node `owner` pays 8x;
+//  - the element math is pairs-mma's (one warp per element, the node-pair products on the FP64
+//    matrix units); each lane adds the blocks of its row node where the team owns that node;
+//  - team scratch holds the rows of two node planes, 27 neighbour blocks per node. After layer L
+//    plane L has all its elements: its rows go out once, as runs of 3 x 3k values per node (one run
+//    per tile row in the natural numbering), and its scratch takes plane L + 2.
+// No zeroing pass, no atomics, no colouring, and every value is summed in the same order on every
+// run: bitwise deterministic (race `none`). The values leave the GPU once: the write floor.
+#pragma once
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kfem/assembly/mapping/hex8_pairs_mma.hpp"
+#include "kfem/assembly/problem.hpp"
+#include "kfem/mesh/box_grid.hpp"
+
+namespace kfem::mapping {
+template <class S, class Mem>
+struct Hex8BoxOwnerData {
+  using scalar_type = S;
+  ordinal_t nx = 0, ny = 0, nz = 0;  // elements per direction
+  // Element (i, j, k) at i + nx (j + ny k): coordinates relative to its node 0, as ElementData.
+  Kokkos::View<S* [24], Kokkos::LayoutRight, Mem> coords;
+  Kokkos::View<ordinal_t*, Mem> node;  // node id of grid point (i, j, k) at i + (nx+1) (j + (ny+1) k)
+  // Per grid point: where neighbour o = (dx+1) + 3 (dy+1) + 9 (dz+1) sits among the sorted node
+  // columns of its row (-1: none), then the row's node count. Any numbering, no search in the kernel.
+  Kokkos::View<std::int8_t* [28], Kokkos::LayoutRight, Mem> place;
+  Kokkos::View<offset_t*, Mem> dof_rows;
+};
+
+// The place table of a grid (host): each point's neighbours in the order of their node ids.
+inline std::vector<std::int8_t> box_row_places(const BoxGrid& g) {
+  const std::int64_t px = g.nx + 1, py = g.ny + 1, pz = g.nz + 1;
+  std::vector<std::int8_t> out(std::size_t(px * py * pz) * 28, -1);
+  for (std::int64_t k = 0; k < pz; ++k)
+    for (std::int64_t j = 0; j < py; ++j)
+      for (std::int64_t i = 0; i < px; ++i) {
+        std::pair<ordinal_t, int> nb[27];
+        int n = 0;
+        for (int o = 0; o < 27; ++o) {
+          const std::int64_t x = i + o % 3 - 1, y = j + o / 3 % 3 - 1, z = k + o / 9 - 1;
+          if (x >= 0 && x < px && y >= 0 && y < py && z >= 0 && z < pz)
+            nb[n++] = {g.node[x + px * (y + py * z)], o};
+        }
+        std::sort(nb, nb + n);
+        std::int8_t* const row = &out[std::size_t(i + px * (j + py * k)) * 28];
+        for (int r = 0; r < n; ++r) row[nb[r].second] = std::int8_t(r);
+        row[27] = std::int8_t(n);
+      }
+  return out;
+}
+
+template <class S, class Exec>
+Hex8BoxOwnerData<S, typename Exec::memory_space> make_hex8_box_owner_data(const Exec& exec,
+                                                                          const Problem<Exec>& p) {
+  BoxGrid g;
+  try {
+    g = box_grid(to_host(p.mesh, CellType::hex8));
+  } catch (const InputError& e) {
+    throw InputError(std::string("mapping box-owner: ") + e.what() + " (use owner or pairs)");
+  }
+  Hex8BoxOwnerData<S, typename Exec::memory_space> d;
+  d.nx = g.nx, d.ny = g.ny, d.nz = g.nz;
+  d.node = to_device(exec, g.node, "kfem::box_nodes");
+  const std::vector<std::int8_t> places = box_row_places(g);
+  d.place =
+      decltype(d.place)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::box_places"), g.node.size());
+  Kokkos::deep_copy(
+      exec, d.place,
+      Kokkos::View<const std::int8_t* [28], Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+          places.data(), g.node.size()));
+  d.dof_rows = p.graph.dof.row_map;
+  const auto cells = to_device(exec, g.element, "kfem::box_cells");
+  d.coords = decltype(d.coords)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::box_coords"),
+                                cells.extent(0));
+  const auto out = d.coords;
+  const auto conn = p.mesh.conn;
+  const auto xyz = p.mesh.coords;
+  Kokkos::parallel_for(
+      "kfem::box_owner_data", Kokkos::RangePolicy<Exec>(exec, 0, cells.extent(0)),
+      KOKKOS_LAMBDA(ordinal_t c) {
+        const ordinal_t e = cells(c);
+        for (int a = 0; a < 8; ++a)
+          for (int j = 0; j < 3; ++j) out(c, 3 * a + j) = S(xyz(conn(e, a), j) - xyz(conn(e, 0), j));
+      });
+  exec.fence();
+  return d;
+}
+
+struct Hex8BoxOwner {
+  static constexpr bool owner_computes = true;
+  // Node columns per tile side, (tile + 1)^2 / 4 warps per team on a GPU. 3: two planes of double
+  // rows take 35 of the 40 KB of team scratch Kokkos 3.4 gives a CUDA team. On the H200 (mesh4)
+  // tile 2 was 1.41x slower in double (2.25x the element work), tile 4 1.23x slower in float
+  // (7 warps for phases of 9, 6, 6 and 4 elements).
+  int tile = 3;
+  // Node planes per team: a team below the top computes one element layer again (32: 7.21 ms on
+  // mesh4, 16: 7.29, 64: 7.35).
+  int planes = 32;
+
+  // Per warp, in doubles: coordinates X (24) and monomial coefficients C (24). Per team: two
+  // planes of row blocks.
+  static constexpr int x_at = 0, c_at = 24;
+  static constexpr int warp_words = 48;
+  static constexpr int row_words = 243;  // 3 rows x 27 neighbours x 3 components
+
+  template <class S, class Exec>
+  static auto make_data(const Exec& exec, const Problem<Exec>& p) {
+    return make_hex8_box_owner_data<S>(exec, p);
+  }
+  // The grid's node and place tables, per element.
+  template <class Data>
+  static double index_bytes_per_element(const Data& d) {
+    const double cells = double(d.nx) * d.ny * d.nz;
+    return cells > 0 ? double(d.node.extent(0)) * (sizeof(ordinal_t) + 28) / cells : 0.0;
+  }
+
+  // `write(slot, value)` receives every value of the pattern once.
+  template <class Exec, class Data, class Write>
+  void launch(const Exec& exec, const Data& d, const Isotropic<typename Data::scalar_type>& m,
+              const Write& write) const {
+    using S = typename Data::scalar_type;
+    using Policy = Kokkos::TeamPolicy<Exec>;
+    using Member = typename Policy::member_type;
+    using Kokkos::ThreadVectorRange;
+    if constexpr (!lanes::has_fp64_mma<Exec>())
+      throw InputError(std::string("mapping box-owner on ") + Exec::name() +
+                       ": needs the FP64 matrix units of CUDA sm_80 or newer (use owner)");
+    const int T = tile, NT = T * T, P = planes;
+    if (T < 1 || P < 1) throw InputError("mapping box-owner: tile and planes must be positive");
+    // Shared memory on a GPU; host backends take the planes from level 1 (the same memory there),
+    // which caps them less.
+    constexpr int level = lanes::on_host<Exec> ? 1 : 0;
+    const std::size_t team_bytes = std::size_t(2) * NT * row_words * sizeof(S);
+    if (team_bytes > std::size_t(Policy::scratch_size_max(level)))
+      throw InputError("mapping box-owner: a tile of " + std::to_string(T) + " x " + std::to_string(T) +
+                       " nodes needs " + std::to_string(team_bytes) +
+                       " bytes of team scratch; this backend allows " +
+                       std::to_string(Policy::scratch_size_max(level)));
+    const ordinal_t nx = d.nx, ny = d.ny, nz = d.nz;
+    const ordinal_t tiles_x = (nx + T) / T, tiles_y = (ny + T) / T, chunks = (nz + P) / P;
+    const Isotropic<double> md{double(m.lambda), double(m.mu)};
+    const auto body = KOKKOS_LAMBDA(const Member& t) {
+      const ordinal_t r = t.league_rank();
+      const ordinal_t i0 = T * (r % tiles_x), j0 = T * (r / tiles_x % tiles_y),
+                      k0 = P * (r / tiles_x / tiles_y);
+      const ordinal_t i1 = i0 + T < nx + 1 ? i0 + T : nx + 1, j1 = j0 + T < ny + 1 ? j0 + T : ny + 1,
+                      k1 = k0 + P < nz + 1 ? k0 + P : nz + 1;
+      // Elements touching the owned columns: cells i0 - 1 .. i1 - 1 within the box (same in y, z).
+      const ordinal_t ex0 = i0 > 0 ? i0 - 1 : 0, ex1 = i1 - 1 < nx ? i1 - 1 : nx - 1;
+      const ordinal_t ey0 = j0 > 0 ? j0 - 1 : 0, ey1 = j1 - 1 < ny ? j1 - 1 : ny - 1;
+      const ordinal_t L0 = k0 > 0 ? k0 - 1 : 0, L1 = k1 - 1 < nz ? k1 - 1 : nz - 1;
+      S* const R = static_cast<S*>(t.team_scratch(int(level)).get_shmem(sizeof(S) * 2 * NT * row_words));
+      double* const W = thread_scratch<double>(t, warp_words);
+      double* const X = W + x_at;
+      double* const C = W + c_at;
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(t, 2 * NT), [&](int s) {
+        Kokkos::parallel_for(ThreadVectorRange(t, row_words), [&](int w) { R[row_words * s + w] = S(0); });
+      });
+      t.team_barrier();
+      // Plane k's rows out, then zeroed for plane k + 2.
+      const auto flush = [&](ordinal_t k) {
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(t, NT), [&](int s) {
+          const ordinal_t i = i0 + s % T, j = j0 + s / T;
+          if (i >= i1 || j >= j1) return;
+          S* const row = R + row_words * (NT * (k % 2) + s);
+          const ordinal_t gp = i + (nx + 1) * (j + (ny + 1) * k);
+          const slot_t start = d.dof_rows(3 * slot_t(d.node(gp)));  // rows 3n .. 3n + 2 follow each other
+          const slot_t width = 3 * slot_t(d.place(gp, 27));
+          Kokkos::parallel_for(ThreadVectorRange(t, row_words), [&](int w) {
+            const int at = d.place(gp, w % 81 / 3);
+            if (at >= 0) write(start + width * (w / 81) + 3 * at + w % 3, row[w]);
+            row[w] = S(0);
+          });
+        });
+      };
+      for (ordinal_t L = L0; L <= L1; ++L) {
+        for (int phase = 0; phase < 4; ++phase) {
+          // Cells of parity (phase & 1, phase >> 1) in the tile's range: no two share a node.
+          const ordinal_t fx = ex0 + ((ex0 & 1) != (phase & 1)), fy = ey0 + ((ey0 & 1) != (phase >> 1));
+          const ordinal_t cx = fx <= ex1 ? (ex1 - fx) / 2 + 1 : 0, cy = fy <= ey1 ? (ey1 - fy) / 2 + 1 : 0;
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(t, cx * cy), [&](ordinal_t n) {
+            const ordinal_t ei = fx + 2 * (n % cx), ej = fy + 2 * (n / cx);
+            const ordinal_t cell = ei + nx * (ej + ny * L);
+            Kokkos::parallel_for(ThreadVectorRange(t, 24), [&](int w) { X[w] = double(d.coords(cell, w)); });
+            lanes::Private<double, 24> Tp;
+            pair_products_mma(t, X, C, Tp);
+            Kokkos::parallel_for(ThreadVectorRange(t, lanes::width), [&](int l) {
+              const int a = l / 4;  // the row node: the lane adds its blocks (a, 2 (l % 4) + j)
+              const int ax = (hex8::node_sign(a, 0) + 1) / 2, ay = (hex8::node_sign(a, 1) + 1) / 2,
+                        az = (hex8::node_sign(a, 2) + 1) / 2;
+              const ordinal_t i = ei + ax, j = ej + ay, k = L + az;
+              if (i < i0 || i >= i1 || j < j0 || j >= j1 || k < k0 || k >= k1) return;
+              S* const row = R + row_words * (NT * (k % 2) + (i - i0) + T * (j - j0));
+              KFEM_UNROLL
+              for (int jb = 0; jb < 2; ++jb) {
+                const int b = 2 * (l % 4) + jb;
+                const int o = (hex8::node_sign(b, 0) + 1) / 2 - ax + 1 +
+                              3 * ((hex8::node_sign(b, 1) + 1) / 2 - ay + 1) +
+                              9 * ((hex8::node_sign(b, 2) + 1) / 2 - az + 1);
+                const auto p = [&](int c, int dd) -> double { return Tp(l, pair_product(c, dd, jb)); };
+                KFEM_UNROLL
+                for (int q = 0; q < 9; ++q)
+                  row[81 * (q / 3) + 3 * o + q % 3] += S(elasticity::from_products(md, p, q / 3, q % 3));
+              }
+            });
+          });
+          t.team_barrier();
+        }
+        if (L >= k0 && L < k1) flush(L);
+        if (L == nz - 1 && nz < k1) flush(nz);  // the top plane has no layer above it
+        t.team_barrier();
+      }
+    };
+    // (T + 1)^2 / 4 elements per phase: one per warp. A 128 x 5 launch bound (96 registers, 76 bytes
+    // spilled) gave 5 teams per SM instead of 4 and ran 1.3 % slower on the H200
+    // (reports/runs/2026-11-26-h200-hex8-box-owner).
+    const int warps = lanes::on_host<Exec> ? 1 : ((T + 1) * (T + 1) + 3) / 4;
+    Policy policy(exec, tiles_x * tiles_y * chunks, warps, lanes::vector_length<Exec>());
+    Kokkos::parallel_for("kfem::assemble[box-owner]",
+                         policy.set_scratch_size(level, Kokkos::PerTeam(team_bytes))
+                             .set_scratch_size(0, Kokkos::PerThread(warp_words * sizeof(double))),
+                         body);
+  }
+};
+}  // namespace kfem::mapping

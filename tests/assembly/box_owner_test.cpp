@@ -1,0 +1,92 @@
+// Mapping box-owner (hex8_box_owner.hpp) and the grid it reads (mesh/box_grid.hpp): the grid found
+// behind a renumbered, shuffled box; other meshes refused with the reason; the values equal to the
+// oracle and bitwise the same for every tile and z range (each value's adds run in one order).
+#include <gtest/gtest.h>
+
+#include "assembly/fixture.hpp"
+#include "backends.hpp"
+#include "kfem/assembly/assembler.hpp"
+#include "kfem/assembly/mapping/hex8_box_owner.hpp"
+#include "kfem/fe/hex8.hpp"
+#include "kfem/mesh/box_grid.hpp"
+
+namespace kfem::test {
+namespace {
+TEST(BoxGrid, FindsTheCellsAndPointsOfARenumberedShuffledBox) {
+  const Mesh mesh = distorted_beam(5, 3, 2);
+  const BoxGrid g = box_grid(mesh);
+  ASSERT_EQ(g.nx, 5);
+  ASSERT_EQ(g.ny, 3);
+  ASSERT_EQ(g.nz, 2);
+  std::vector<int> seen(mesh.num_elements(), 0);
+  for (ordinal_t k = 0; k < g.nz; ++k)
+    for (ordinal_t j = 0; j < g.ny; ++j)
+      for (ordinal_t i = 0; i < g.nx; ++i) {
+        const ordinal_t e = g.element[i + g.nx * (j + g.ny * k)];
+        ++seen[e];
+        for (int a = 0; a < 8; ++a) {
+          const int di = (hex8::node_sign(a, 0) + 1) / 2, dj = (hex8::node_sign(a, 1) + 1) / 2,
+                    dk = (hex8::node_sign(a, 2) + 1) / 2;
+          EXPECT_EQ(mesh.elements[e][a], g.node[(i + di) + (g.nx + 1) * ((j + dj) + (g.ny + 1) * (k + dk))]);
+        }
+      }
+  for (int s : seen) EXPECT_EQ(s, 1);
+}
+
+TEST(BoxGrid, RefusesMeshesThatAreNotABox) {
+  Mesh missing = make_box(BoxSpec{3, 2, 2, 3.0, 2.0, 2.0});
+  missing.elements.erase(missing.elements.begin() + 4);  // a hole: 11 cells
+  EXPECT_THROW(box_grid(missing), InputError);
+  Mesh turned = make_box(BoxSpec{3, 2, 2, 3.0, 2.0, 2.0});
+  auto& el = turned.elements[7];  // one cell turned about z: its corners no longer match the grid
+  el = {el[1], el[2], el[3], el[0], el[5], el[6], el[7], el[4]};
+  EXPECT_THROW(box_grid(turned), InputError);
+  EXPECT_THROW(box_grid(make_prism_box(BoxSpec{2, 2, 2, 1.0, 1.0, 1.0})), InputError);
+  try {
+    box_grid(missing);
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("not a structured box mesh"), std::string::npos) << e.what();
+  }
+}
+
+template <class Space>
+class BoxOwner : public ::testing::Test {};
+TYPED_TEST_SUITE(BoxOwner, ExecSpaces, SpaceName);
+
+template <class Exec, class S>
+void check_tiles(const Exec& exec) {
+  const Mesh mesh = distorted_beam(5, 4, 5);
+  const HostCsr<double> ref = assemble_reference(mesh, steel());
+  const Problem<Exec> p = make_problem(exec, mesh);
+  const Isotropic<S> m{S(steel().lambda), S(steel().mu)};
+  Kokkos::View<S*, typename Exec::memory_space> values("values", p.graph.dof.nnz());
+  std::vector<S> first;
+  for (int tile : {1, 2, 3})  // 3: two planes of double rows fill 35 of CUDA's 40 KB
+    for (int planes : {1, 2, 32}) {
+      SCOPED_TRACE(::testing::Message() << "tile " << tile << " planes " << planes);
+      mapping::Hex8BoxOwner bo;
+      bo.tile = tile, bo.planes = planes;
+      OwnerAssembler<Exec, mapping::Hex8BoxOwner, S> a(exec, p, m, bo);
+      expect_owner_values(exec, p, a, values, ref, first);
+    }
+}
+TYPED_TEST(BoxOwner, EveryTileAndRangeMatchesTheOracleBitwiseAlike) {
+  check_tiles<TypeParam, double>(TypeParam());
+  check_tiles<TypeParam, float>(TypeParam());
+}
+
+TYPED_TEST(BoxOwner, RefusesANonBoxMeshByName) {
+  using Exec = TypeParam;
+  Mesh mesh = make_box(BoxSpec{3, 2, 2, 3.0, 2.0, 2.0});
+  mesh.elements.pop_back();
+  const Problem<Exec> p = make_problem(Exec(), mesh);
+  try {
+    OwnerAssembler<Exec, mapping::Hex8BoxOwner, double> a(Exec(), p, steel());
+    ADD_FAILURE() << "a mesh with a missing cell was taken";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("mapping box-owner: not a structured box mesh"), std::string::npos)
+        << e.what();
+  }
+}
+}  // namespace
+}  // namespace kfem::test

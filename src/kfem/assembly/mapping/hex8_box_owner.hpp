@@ -105,8 +105,8 @@ struct Hex8BoxOwner {
   // tile 2 was 1.41x slower in double (2.25x the element work), tile 4 1.23x slower in float
   // (7 warps for phases of 9, 6, 6 and 4 elements).
   int tile = 3;
-  // Node planes per team: a team below the top computes one element layer again (32: 7.21 ms on
-  // mesh4, 16: 7.29, 64: 7.35).
+  // Node planes per team: every team but the lowest computes the element layer below its range
+  // again (32: 7.21 ms on mesh4, 16: 7.29, 64: 7.35).
   int planes = 32;
 
   // Per warp, in doubles: coordinates X (24) and monomial coefficients C (24). Per team: two

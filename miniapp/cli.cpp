@@ -84,8 +84,8 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
          "a thread per SIMD-width batch of elements, for CPUs), owner (owner "
          "computes, race none: each value written once, deterministic), batch-owner (batch's math, "
          "partitions own their rows, race none: no zeroing pass, deterministic; for CPUs), box-owner "
-         "(structured box meshes: teams own columns of nodes, pairs-mma's math, race none; CUDA sm_80+), sym300 "
-         "sym300x2 sympairs sympairs-mma (lower triangle); default; or auto (run: the fastest verified, tuned and cached)")
+         "(structured box meshes: teams own columns of nodes, pairs-mma's math, race none; CUDA sm_80+), "
+         "sym300 sym300x2 sympairs sympairs-mma (lower triangle); default; or auto (run: the fastest verified, tuned and cached)")
       ->allow_extra_args(false);
   cmd->add_option("--target", o.target,
                   "where Ke goes for the generic mappings: index (per-element CSR index), search (row "

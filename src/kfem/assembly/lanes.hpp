@@ -59,6 +59,15 @@ KOKKOS_FORCEINLINE_FUNCTION S group8_sum(S v) {
   return v;
 }
 
+// Asks for the cache line holding p in L1 ahead of its load (CUDA; the host's prefetch elsewhere).
+KOKKOS_FORCEINLINE_FUNCTION void prefetch(const void* p) {
+#if defined(__CUDA_ARCH__)
+  asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
+#else
+  __builtin_prefetch(p);
+#endif
+}
+
 // Value of v held by lane src (all 32 lanes converged).
 template <class S>
 KOKKOS_FORCEINLINE_FUNCTION S broadcast(S v, int src) {

@@ -14,6 +14,11 @@ KOKKOS_INLINE_FUNCTION constexpr int node_sign(int a, int dir) {
                   : (dir == 1 ? (((a & 3) >= 2) ? 1 : -1) : (a >= 4 ? 1 : -1));
 }
 
+// Node a's corner of its cell along dir, 0 or 1: where it sits in a structured grid.
+KOKKOS_INLINE_FUNCTION constexpr int corner(int a, int dir) {
+  return (node_sign(a, dir) + 1) / 2;
+}
+
 // Gauss point q = i + 2j + 4k sits at (+-1/sqrt3, ...), weight 1.
 template <class S>
 KOKKOS_INLINE_FUNCTION S qp_coord(int q, int dir) {

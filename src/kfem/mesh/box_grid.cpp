@@ -7,12 +7,6 @@
 #include "kfem/fe/hex8.hpp"
 
 namespace kfem {
-namespace {
-int corner(int a, int dir) {
-  return (hex8::node_sign(a, dir) + 1) / 2;
-}
-}  // namespace
-
 BoxGrid box_grid(const Mesh& mesh) {
   const auto fail = [](const std::string& why) { return InputError("not a structured box mesh: " + why); };
   if (mesh.cell != CellType::hex8) throw fail(std::string("its cells are ") + cell_name(mesh.cell));
@@ -79,7 +73,8 @@ BoxGrid box_grid(const Mesh& mesh) {
         seen[e] = 1;
         g.element[i + std::size_t(g.nx) * (j + std::size_t(g.ny) * k)] = e;
         for (int a = 0; a < 8; ++a) {
-          ordinal_t& n = g.node[point(i + corner(a, 0), j + corner(a, 1), k + corner(a, 2))];
+          ordinal_t& n =
+              g.node[point(i + hex8::corner(a, 0), j + hex8::corner(a, 1), k + hex8::corner(a, 2))];
           const ordinal_t id = mesh.elements[e][a];
           if (n >= 0 && n != id)
             throw fail("element " + std::to_string(e) + " at " + where + " has node " + std::to_string(id) +

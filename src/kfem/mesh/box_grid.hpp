@@ -15,7 +15,7 @@ struct BoxGrid {
 };
 
 // The grid, read from the connectivity alone: every element's local node a must sit at its cell's
-// corner (node_sign(a, .) + 1) / 2 (Gmsh order, as make_box writes it). Throws InputError naming
+// corner hex8::corner(a, .) (Gmsh order, as make_box writes it). Throws InputError naming
 // the first element or node that breaks the box topology.
 BoxGrid box_grid(const Mesh& mesh);
 }  // namespace kfem

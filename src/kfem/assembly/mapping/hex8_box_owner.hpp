@@ -1,11 +1,12 @@
 // Work mapping `box-owner` (kfem's own, issue 18): owner computes by columns of nodes, a fast path
 // for hex8 meshes with the topology of a structured box (mesh/box_grid.hpp; any node numbering).
-// A team owns the rows of a tile of T x T node columns over a range of z planes and sweeps its
+// A team owns the rows of a tile of Tx x Ty node columns over a range of z planes and sweeps its
 // element layers upwards:
-//  - per layer the (T + 1)^2 elements around the tile, in 4 phases of the elements' (i, j) parity:
-//    no two elements of a phase share a node, so the adds to team scratch need no atomics. The ring
-//    of elements around the tile is computed again by the neighbouring tiles: (T + 1)^2 / T^2 of
-//    the element work (1.78x at T = 3), where the per-node `owner` pays 8x;
+//  - per layer the (Tx + 1) (Ty + 1) elements around the tile, in 4 phases of the elements' (i, j)
+//    parity: no two elements of a phase share a node, so the adds to team scratch need no atomics.
+//    The ring around the tile is computed again by the neighbouring tiles: (Tx + 1) (Ty + 1) /
+//    (Tx Ty) of the element work (1.52x at 7 x 3, 1.78x at 3 x 3), where the per-node `owner`
+//    pays 8x;
 //  - the element math is pairs-mma's (one warp per element, the node-pair products on the FP64
 //    matrix units); each lane adds the blocks of its row node where the team owns that node;
 //  - team scratch holds the rows of two node planes, 27 neighbour blocks per node. After layer L
@@ -23,6 +24,7 @@
 
 #include "kfem/assembly/mapping/hex8_pairs_mma.hpp"
 #include "kfem/assembly/problem.hpp"
+#include "kfem/core/kokkos_compat.hpp"
 #include "kfem/mesh/box_grid.hpp"
 
 namespace kfem::mapping {
@@ -98,15 +100,19 @@ Hex8BoxOwnerData<S, typename Exec::memory_space> make_hex8_box_owner_data(const 
   return d;
 }
 
+// Node columns per tile side, x and y.
+struct BoxTile {
+  int x = 0, y = 0;
+};
+
 struct Hex8BoxOwner {
   static constexpr bool owner_computes = true;
-  // Node columns per tile side, (tile + 1)^2 / 4 warps per team on a GPU. 3: two planes of double
-  // rows take 35 of the 40 KB of team scratch Kokkos 3.4 gives a CUDA team. On the H200 (mesh4)
-  // tile 2 was 1.41x slower in double (2.25x the element work), tile 4 1.23x slower in float
-  // (7 warps for phases of 9, 6, 6 and 4 elements).
-  int tile = 3;
-  // Node planes per team: every team but the lowest computes the element layer below its range
-  // again (32: 7.21 ms on mesh4, 16: 7.29, 64: 7.35).
+  // The tile; 0 (default): tile_for's choice. Odd sides give four equal phases of
+  // (x + 1) (y + 1) / 4 elements, one per warp.
+  BoxTile tile;
+  // Node planes per team at most, spread evenly over the teams of a column (mesh4's 129 planes:
+  // 5 ranges of 26): every team but the lowest computes the element layer below its range again
+  // (tile 3 x 3 on the H200, mesh4, uneven ranges: 32 planes 7.21 ms, 16: 7.29, 64: 7.35).
   int planes = 32;
 
   // Per warp, in doubles: coordinates X (24) and monomial coefficients C (24). Per team: two
@@ -114,6 +120,35 @@ struct Hex8BoxOwner {
   static constexpr int x_at = 0, c_at = 24;
   static constexpr int warp_words = 48;
   static constexpr int row_words = 243;  // 3 rows x 27 neighbours x 3 components
+
+  template <class Exec>
+  static int warps(BoxTile t) {
+    return lanes::on_host<Exec> ? 1 : ((t.x + 1) * (t.y + 1) + 3) / 4;
+  }
+  // Team scratch of a tile: two planes of rows, and each warp's X and C.
+  template <class S, class Exec>
+  static std::size_t team_bytes(BoxTile t) {
+    return std::size_t(2) * t.x * t.y * row_words * sizeof(S) +
+           std::size_t(warps<Exec>(t)) * warp_words * sizeof(double);
+  }
+  // Shared memory on a GPU (beyond 48 KB where the Kokkos build lets the kernel opt in); host
+  // backends take the planes from level 1, the same memory there, which caps them less.
+  template <class Exec>
+  static std::size_t scratch_limit(const Exec& exec) {
+    return lanes::on_host<Exec> ? std::size_t(Kokkos::TeamPolicy<Exec>::scratch_size_max(1))
+                                : kokkos_compat::team_scratch_max(exec);
+  }
+  // 7 x 3 where it fits (84 KB in double: host backends, and CUDA where Kokkos lets the kernel opt
+  // in to more than 48 KB), else 3 x 3 (37 KB). 7 x 3's eight warps leave room for two teams per
+  // SM. On an H100 (reports/runs/2026-11-27-hopper-box-owner-tiles) 7 x 3 beat 3 x 3 by 2-10 % in
+  // double on meshes 1, 3 and 4 (1-2 % slower on mesh2) and by 5-14 % in float; 7 x 7 and 5 x 5
+  // were slower (one team per SM, whose warps meet every phase at once: mesh4 7.81 against 7.26 ms).
+  template <class S, class Exec>
+  BoxTile tile_for(const Exec& exec) const {
+    if (tile.x > 0 && tile.y > 0) return tile;
+    if (team_bytes<S, Exec>(BoxTile{7, 3}) <= scratch_limit(exec)) return BoxTile{7, 3};
+    return BoxTile{3, 3};
+  }
 
   template <class S, class Exec>
   static auto make_data(const Exec& exec, const Problem<Exec>& p) {
@@ -137,25 +172,25 @@ struct Hex8BoxOwner {
     if constexpr (!lanes::has_fp64_mma<Exec>())
       throw InputError(std::string("mapping box-owner on ") + Exec::name() +
                        ": needs the FP64 matrix units of CUDA sm_80 or newer (use owner)");
-    const int T = tile, NT = T * T, P = planes;
-    if (T < 1 || P < 1) throw InputError("mapping box-owner: tile and planes must be positive");
-    // Shared memory on a GPU; host backends take the planes from level 1 (the same memory there),
-    // which caps them less.
+    const BoxTile tl = tile_for<S>(exec);
+    if (tl.x < 1 || tl.y < 1 || planes < 1)
+      throw InputError("mapping box-owner: tile and planes must be positive");
+    const ordinal_t ranges = (d.nz + planes) / planes;  // of the nz + 1 planes of a column
+    const int Tx = tl.x, Ty = tl.y, NT = Tx * Ty, P = int((d.nz + ranges) / ranges);
     constexpr int level = lanes::on_host<Exec> ? 1 : 0;
-    const std::size_t team_bytes = std::size_t(2) * NT * row_words * sizeof(S);
-    if (team_bytes > std::size_t(Policy::scratch_size_max(level)))
-      throw InputError("mapping box-owner: a tile of " + std::to_string(T) + " x " + std::to_string(T) +
-                       " nodes needs " + std::to_string(team_bytes) +
-                       " bytes of team scratch; this backend allows " +
-                       std::to_string(Policy::scratch_size_max(level)));
+    const std::size_t plane_bytes = std::size_t(2) * NT * row_words * sizeof(S);
+    if (team_bytes<S, Exec>(tl) > scratch_limit(exec))
+      throw InputError("mapping box-owner: a tile of " + std::to_string(Tx) + " x " + std::to_string(Ty) +
+                       " nodes needs " + std::to_string(team_bytes<S, Exec>(tl)) +
+                       " bytes of team scratch; this backend allows " + std::to_string(scratch_limit(exec)));
     const ordinal_t nx = d.nx, ny = d.ny, nz = d.nz;
-    const ordinal_t tiles_x = (nx + T) / T, tiles_y = (ny + T) / T, chunks = (nz + P) / P;
+    const ordinal_t tiles_x = (nx + Tx) / Tx, tiles_y = (ny + Ty) / Ty, chunks = (nz + P) / P;
     const Isotropic<double> md{double(m.lambda), double(m.mu)};
     const auto body = KOKKOS_LAMBDA(const Member& t) {
       const ordinal_t r = t.league_rank();
-      const ordinal_t i0 = T * (r % tiles_x), j0 = T * (r / tiles_x % tiles_y),
+      const ordinal_t i0 = Tx * (r % tiles_x), j0 = Ty * (r / tiles_x % tiles_y),
                       k0 = P * (r / tiles_x / tiles_y);
-      const ordinal_t i1 = i0 + T < nx + 1 ? i0 + T : nx + 1, j1 = j0 + T < ny + 1 ? j0 + T : ny + 1,
+      const ordinal_t i1 = i0 + Tx < nx + 1 ? i0 + Tx : nx + 1, j1 = j0 + Ty < ny + 1 ? j0 + Ty : ny + 1,
                       k1 = k0 + P < nz + 1 ? k0 + P : nz + 1;
       // Elements touching the owned columns: cells i0 - 1 .. i1 - 1 within the box (same in y, z).
       const ordinal_t ex0 = i0 > 0 ? i0 - 1 : 0, ex1 = i1 - 1 < nx ? i1 - 1 : nx - 1;
@@ -172,7 +207,7 @@ struct Hex8BoxOwner {
       // Plane k's rows out, then zeroed for plane k + 2.
       const auto flush = [&](ordinal_t k) {
         Kokkos::parallel_for(Kokkos::TeamThreadRange(t, NT), [&](int s) {
-          const ordinal_t i = i0 + s % T, j = j0 + s / T;
+          const ordinal_t i = i0 + s % Tx, j = j0 + s / Tx;
           if (i >= i1 || j >= j1) return;
           S* const row = R + row_words * (NT * (k % 2) + s);
           const ordinal_t gp = i + (nx + 1) * (j + (ny + 1) * k);
@@ -194,21 +229,29 @@ struct Hex8BoxOwner {
             const ordinal_t ei = fx + 2 * (n % cx), ej = fy + 2 * (n / cx);
             const ordinal_t cell = ei + nx * (ej + ny * L);
             Kokkos::parallel_for(ThreadVectorRange(t, 24), [&](int w) { X[w] = double(d.coords(cell, w)); });
+            // The warp's cell in the next phase (the same n, where the phases have as many cells):
+            // its coordinates head for L1 while this one computes.
+            Kokkos::parallel_for(ThreadVectorRange(t, 2), [&](int w) {
+              const int q = (phase + 1) % 4;
+              const ordinal_t ni = ei + ((ex0 & 1) != (q & 1)) - ((ex0 & 1) != (phase & 1)),
+                              nj = ej + ((ey0 & 1) != (q >> 1)) - ((ey0 & 1) != (phase >> 1)),
+                              nL = L + (q == 0);
+              if (ni <= ex1 && nj <= ey1 && nL <= L1)
+                lanes::prefetch(&d.coords(ni + nx * (nj + ny * nL), 16 * w));
+            });
             lanes::Private<double, 24> Tp;
             pair_products_mma(t, X, C, Tp);
             Kokkos::parallel_for(ThreadVectorRange(t, lanes::width), [&](int l) {
               const int a = l / 4;  // the row node: the lane adds its blocks (a, 2 (l % 4) + j)
-              const int ax = (hex8::node_sign(a, 0) + 1) / 2, ay = (hex8::node_sign(a, 1) + 1) / 2,
-                        az = (hex8::node_sign(a, 2) + 1) / 2;
+              const int ax = hex8::corner(a, 0), ay = hex8::corner(a, 1), az = hex8::corner(a, 2);
               const ordinal_t i = ei + ax, j = ej + ay, k = L + az;
               if (i < i0 || i >= i1 || j < j0 || j >= j1 || k < k0 || k >= k1) return;
-              S* const row = R + row_words * (NT * (k % 2) + (i - i0) + T * (j - j0));
+              S* const row = R + row_words * (NT * (k % 2) + (i - i0) + Tx * (j - j0));
               KFEM_UNROLL
               for (int jb = 0; jb < 2; ++jb) {
                 const int b = 2 * (l % 4) + jb;
-                const int o = (hex8::node_sign(b, 0) + 1) / 2 - ax + 1 +
-                              3 * ((hex8::node_sign(b, 1) + 1) / 2 - ay + 1) +
-                              9 * ((hex8::node_sign(b, 2) + 1) / 2 - az + 1);
+                const int o = hex8::corner(b, 0) - ax + 1 + 3 * (hex8::corner(b, 1) - ay + 1) +
+                              9 * (hex8::corner(b, 2) - az + 1);
                 const auto p = [&](int c, int dd) -> double { return Tp(l, pair_product(c, dd, jb)); };
                 KFEM_UNROLL
                 for (int q = 0; q < 9; ++q)
@@ -223,13 +266,11 @@ struct Hex8BoxOwner {
         t.team_barrier();
       }
     };
-    // (T + 1)^2 / 4 elements per phase: one per warp. A 128 x 5 launch bound (96 registers, 76 bytes
-    // spilled) gave 5 teams per SM instead of 4 and ran 1.3 % slower on the H200
-    // (reports/runs/2026-11-26-h200-hex8-box-owner).
-    const int warps = lanes::on_host<Exec> ? 1 : ((T + 1) * (T + 1) + 3) / 4;
-    Policy policy(exec, tiles_x * tiles_y * chunks, warps, lanes::vector_length<Exec>());
+    // A 128 x 5 launch bound at tile 3 (96 registers, 76 bytes spilled) gave 5 teams per SM instead
+    // of 4 and ran 1.3 % slower on the H200 (reports/runs/2026-11-26-h200-hex8-box-owner).
+    Policy policy(exec, tiles_x * tiles_y * chunks, warps<Exec>(tl), lanes::vector_length<Exec>());
     Kokkos::parallel_for("kfem::assemble[box-owner]",
-                         policy.set_scratch_size(level, Kokkos::PerTeam(team_bytes))
+                         policy.set_scratch_size(level, Kokkos::PerTeam(plane_bytes))
                              .set_scratch_size(0, Kokkos::PerThread(warp_words * sizeof(double))),
                          body);
   }

@@ -3,13 +3,16 @@
 kfem bench results file (*.json with "points") below it (family, order, mesh, sizes, strategy, median assembly and compute-only time,
 index bytes per element, verification).  Usage: reports/family_table.py DIR > DIR/table.md"""
 import json
+import lzma
 import pathlib
 import sys
 
 
 def rows(folder):
-    for path in sorted(pathlib.Path(folder).glob("**/*.json")):
-        doc = json.loads(path.read_text())
+    paths = list(pathlib.Path(folder).glob("**/*.json")) + list(pathlib.Path(folder).glob("**/*.json.xz"))
+    for path in sorted(paths):
+        text = lzma.decompress(path.read_bytes()).decode() if path.suffix == ".xz" else path.read_text()
+        doc = json.loads(text)
         for p in doc.get("points", []) if isinstance(doc, dict) else []:
             m = p["mesh"]
             comp = p.get("element_computation", {}).get("stats", {}).get("median")

@@ -22,6 +22,7 @@ Points whose verification FAILED are left out of every figure (with a warning). 
 import argparse
 import glob
 import json
+import lzma
 import os
 import re
 import sys
@@ -44,7 +45,8 @@ def ordered(values, canonical):
 
 
 def load(path):
-    with open(path) as f:
+    # The record keeps large results compressed (scripts/record-run): results.json.xz reads the same.
+    with (lzma.open(path, "rt") if path.endswith(".xz") else open(path)) as f:
         doc = json.load(f)
     if "kfem_results" in doc:
         return doc
@@ -366,7 +368,8 @@ def main():
     paths = []
     for path in args.results:  # a folder: its results.json and its subfolders' (a split sweep)
         if os.path.isdir(path):
-            found = [f for f in [os.path.join(path, "results.json")] + sorted(glob.glob(os.path.join(path, "*", "results.json")))
+            found = [f for name in ("results.json", "results.json.xz")
+                     for f in [os.path.join(path, name)] + sorted(glob.glob(os.path.join(path, "*", name)))
                      if os.path.isfile(f)]
             if not found:
                 sys.exit(f"plot.py: {path}: no results.json in it or in its subfolders")

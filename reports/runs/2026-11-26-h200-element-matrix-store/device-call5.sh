@@ -1,3 +1,0 @@
-# Session 21, call 5 (nvidia-h200, the machine of call 4 still warm, its /tmp/new and /tmp/old
-# binaries): reg-nojac in double, new then old, for gemm's ratio to the best paper variant.
-W=/tmp/s21c5; mkdir -p $W; export LD_LIBRARY_PATH=$PWD/.gpu-pack/sysroot/usr/lib/x86_64-linux-gnu:/usr/local/cuda/targets/x86_64-linux/lib KFEM_PLOT=/nonexistent; ls /tmp/new/kfem /tmp/old/kfem && for v in new old; do timeout 80 /tmp/$v/kfem bench inputs/banas.yaml --mapping reg-nojac --scalar double --warmup 1 --repetitions 3 --out $W/regd-$v > $W/regd-$v.txt 2>&1; echo "regd $v rc=$?"; grep -E "^\[" $W/regd-$v.txt | awk '{print $2, $7, $9}' | paste -sd ' '; done; tar czf $OUT/results.tgz -C $W .

@@ -73,7 +73,7 @@ TEST(GreedyColoring, RunsAreUnits) {
         for (offset_t i = inc.start[n]; i < inc.start[n + 1]; ++i)
           for (offset_t j = i + 1; j < inc.start[n + 1]; ++j) {
             const ordinal_t a = inc.elements[i], b = inc.elements[j];
-            if (a / run != b / run) EXPECT_NE(col.color[a], col.color[b]) << "elements " << a << ", " << b << ", node " << n;
+            if (a / run != b / run) { EXPECT_NE(col.color[a], col.color[b]) << "elements " << a << ", " << b << ", node " << n; }
           }
     }
   EXPECT_THROW(greedy_coloring(distorted_beam(), 0), std::invalid_argument);
@@ -105,7 +105,7 @@ TEST(GreedyColoring, RunsFollowASequence) {
         for (offset_t i = inc.start[n]; i < inc.start[n + 1]; ++i)
           for (offset_t j = i + 1; j < inc.start[n + 1]; ++j) {
             const ordinal_t a = inc.elements[i], b = inc.elements[j];
-            if (pos[a] / run != pos[b] / run) EXPECT_NE(col.color[a], col.color[b]) << "elements " << a << ", " << b;
+            if (pos[a] / run != pos[b] / run) { EXPECT_NE(col.color[a], col.color[b]) << "elements " << a << ", " << b; }
           }
     }
 }

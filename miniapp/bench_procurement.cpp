@@ -102,7 +102,14 @@ int bench_procurement(const Deck& given, const std::string& out_dir) {
   }
   if (verified.empty()) {
     if (root) fmt::print("kfem figure of merit: NO SCORE: no candidate strategy passed verification\n");
-    if (root) or_abort_all(world, [&] { finish_bench(path, doc["points"]); });
+    if (root)
+      or_abort_all(world, [&] {
+        finish_bench(path, doc["points"], true);
+        fmt::print(stderr,
+                   "kfem: error: no score: none of the {} candidate strategies passed verification on {}; "
+                   "the first: {}\n",
+                   candidates.size(), check_mesh.name, verification_failure(checks.front(), check_mesh.name));
+      });
     return 1;
   }
 
@@ -185,7 +192,17 @@ int bench_procurement(const Deck& given, const std::string& out_dir) {
           gdofs, gdofs / n, cg_gflops, cg_gflops / n, n, n == 1 ? "" : "s");
     else
       fmt::print("kfem figure of merit: NO SCORE: failed {}\n", fmt::join(broken, ", "));
-    return finish_bench(path, doc["points"]) != 0 || !broken.empty() ? 1 : 0;
+    // One stderr line says why the exit is 1: the failed conditions, else finish_bench's.
+    const bool failed_points = finish_bench(path, doc["points"], !broken.empty()) != 0;
+    if (!broken.empty()) {
+      std::vector<std::string> why;
+      for (const json& c : conds)
+        if (!c["ok"].get<bool>())
+          why.push_back(fmt::format("{} (measured {}, required {})", c["name"].get<std::string>(),
+                                    shown(c["measured"]), shown(c["required"])));
+      fmt::print(stderr, "kfem: error: no score: failed {}\n", fmt::join(why, ", "));
+    }
+    return failed_points || !broken.empty() ? 1 : 0;
   });
   return int(world.max(std::int64_t(failed)));
 }

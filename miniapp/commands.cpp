@@ -121,6 +121,23 @@ void print_ranks(const json& res) {
       im["elements_held"].get<double>());
 }
 
+// Why CG stopped short of its tolerance, from a point's solve report: the iteration limit, or a
+// step whose p.Ap was not positive. (A right-hand side that underflows stops the run before:
+// check_loaded, and the solve's own check.)
+std::string cg_failure(const json& s, int max_iterations) {
+  const int n = s["cg_iterations"].get<int>();
+  const double residual = s["cg_relative_residual"].get<double>(), tol = s["tolerance"].get<double>();
+  if (n >= max_iterations)
+    return fmt::format(
+        "CG ({}) not converged: relative residual {:.3g} after {} iterations, the limit "
+        "(solver.max_iterations), above the tolerance {:.3g}",
+        operator_label(s), residual, n, tol);
+  return fmt::format(
+      "CG ({}) not converged: it broke down after {} iterations at relative residual {:.3g} (tolerance "
+      "{:.3g}): p.Ap <= 0 or NaN, the constrained matrix is not positive definite or holds inf or NaN",
+      operator_label(s), n, residual, tol);
+}
+
 // Width of the mesh column: the longest name ("capacitor:1000000"), at least 8.
 std::size_t mesh_width(const json& points) {
   std::size_t w = 8;
@@ -381,14 +398,21 @@ bool report_run(const Deck& deck, const Model& model, const json& res, OutputSet
                                     {"point", res}});
   outputs.commit();  // a report of a failed verification or solve is kept (exit 1)
   fmt::print("  report        {}\n", report);
-  return res["verification"]["status"] != "FAILED" &&
-         (!res.contains("solve") || res["solve"]["cg_converged"].get<bool>());
+  // Exit 1: one stderr line says why, the verification's failure and CG's.
+  std::vector<std::string> why;
+  if (v["status"] == "FAILED")
+    why.push_back("verification FAILED: " + verification_failure(res, mesh_info["name"].get<std::string>()));
+  if (res.contains("solve") && !res["solve"]["cg_converged"].get<bool>())
+    why.push_back(cg_failure(res["solve"], deck.max_iterations));
+  if (!why.empty()) fmt::print(stderr, "kfem: error: {}\n", fmt::join(why, "; "));
+  return why.empty();
 }
 }  // namespace
 
 int cmd_verify(const Deck& deck) {
   count_pairings(deck);
-  int failures = 0;
+  int failures = 0, points = 0;
+  std::string first;  // the first failure, for the line that says why verify exits 1
   for (const auto& spec : deck.meshes) {
     Deck d = deck;
     d.verify_limit = std::numeric_limits<long>::max();  // verify always consults the oracle
@@ -403,13 +427,17 @@ int cmd_verify(const Deck& deck) {
           const json res = point_of(model, d, req, oracle);
           const json& v = res["verification"];
           const bool ok = v["status"] == "passed";
-          failures += !ok;
+          ++points;
+          if (!ok && !failures++) first = verification_failure(res, spec.name);
           fmt::print("{:<8} {:<14} {:<8} {:<6}  max abs diff {:.3e}  max rel diff {:.3e}  {}\n", spec.name,
                      name_of(req.mapping), res["race"].get<std::string>(), sc, v["max_abs"].get<double>(),
                      v["max_rel"].get<double>(), ok ? "ok" : "FAILED");
         }
   }
-  return failures == 0 ? 0 : 1;
+  if (failures == 0) return 0;
+  fmt::print(stderr, "kfem: error: verification FAILED for {} of {} strategies; the first: {}\n", failures,
+             points, first);
+  return 1;
 }
 
 int cmd_bench(const Deck& deck, const std::string& out_dir) {

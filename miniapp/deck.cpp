@@ -9,8 +9,10 @@
 #include <cstdlib>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <regex>
 #include <set>
+#include <string>
 
 #include "kfem/core/error.hpp"
 #include "names.hpp"
@@ -61,6 +63,39 @@ struct Reader {
     return out;
   }
 };
+
+// yaml-cpp 0.7 keeps both pairs of a key given twice and node[key] answers the first: the second
+// value would be dropped silently. Walks every mapping (block or flow, at any depth) and throws
+// naming the key and both places. Containers are visited once by their position in the file: an
+// alias shares its anchor's node, and `&a [*a]` makes a cycle.
+void check_duplicate_keys(const Reader& r, const YAML::Node& node, const std::string& where,
+                          std::set<std::size_t>& seen, int depth = 0) {
+  if (!node.IsMap() && !node.IsSequence()) return;
+  const YAML::Mark at = node.Mark();
+  if (depth > 256 || (!at.is_null() && !seen.insert(std::size_t(at.pos)).second)) return;
+  const auto inner = [&](const std::string& part) { return where.empty() ? part : where + "." + part; };
+  if (node.IsSequence()) {
+    for (std::size_t i = 0; i < node.size(); ++i)
+      check_duplicate_keys(r, node[i], where + "[" + std::to_string(i) + "]", seen, depth + 1);
+    return;
+  }
+  std::map<std::string, YAML::Mark> first;
+  for (const auto& kv : node) {
+    if (!kv.first.IsScalar()) continue;  // Reader::name rejects such keys
+    const std::string& k = kv.first.Scalar();
+    const YAML::Mark m = kv.first.Mark();
+    const auto [it, fresh] = first.emplace(k, m);
+    if (!fresh) {
+      const YAML::Mark& a = it->second;
+      r.fail(inner(k), a.line == m.line
+                           ? "given twice on line " + std::to_string(m.line + 1) + " (columns " +
+                                 std::to_string(a.column + 1) + " and " + std::to_string(m.column + 1) + ")"
+                           : "given twice, on lines " + std::to_string(a.line + 1) + " and " +
+                                 std::to_string(m.line + 1));
+    }
+    check_duplicate_keys(r, kv.second, inner(k), seen, depth + 1);
+  }
+}
 
 // mesh.capacitor.triangles as a list: every plain "capacitor" entry becomes "capacitor:N", one per count.
 std::vector<MeshSpec> per_triangle_count(const std::vector<MeshSpec>& meshes,
@@ -264,6 +299,8 @@ Deck read_deck(const std::string& path) {
   } catch (const YAML::Exception& e) {
     throw InputError(path + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
   }
+  std::set<std::size_t> seen;
+  check_duplicate_keys(r, root, "", seen);
   Deck d;
   d.source = path;
   if (root.IsNull()) return d;

@@ -5,6 +5,7 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <limits>
 #include <type_traits>
 
@@ -206,7 +207,40 @@ BoundarySetup boundary_setup(const Model& model, const Deck& deck) {
     if (model.components == 3) bc.name = "cantilever load, bc.dirichlet";
   }
   check_bodies_fixed(model, bc.fixed, model.info.value("name", std::string("mesh")));
+  check_loaded(model, bc, deck);
   return bc;
+}
+
+void check_loaded(const Model& model, const BoundarySetup& bc, const Deck& deck) {
+  // load.P is finite (check_parameters): a load that is not comes from the tip's area, whose
+  // squared lengths overflow past coordinates of about 1e154.
+  for (const double f : bc.rhs)
+    if (!std::isfinite(f)) {
+      double extent = 0;
+      for (const auto& x : model.mesh.nodes)
+        for (const double c : x) extent = std::max(extent, std::abs(c));
+      throw InputError(
+          fmt::format("{}: the nodal loads are not finite ({}): the tip face's area overflows at coordinates "
+                      "up to {:.3g} (rescale the mesh)",
+                      model.info.value("name", std::string("mesh")), std::isnan(f) ? "NaN" : "inf", extent));
+    }
+  // b = f on the free DOFs minus K times the prescribed values, and the values on the fixed ones:
+  // without a load on a free DOF and with every value 0 it is zero, and so is the solution.
+  for (const double v : bc.values)
+    if (v != 0) return;
+  for (std::size_t i = 0; i < bc.rhs.size(); ++i)
+    if (bc.rhs[i] != 0 && !std::binary_search(bc.fixed.begin(), bc.fixed.end(), ordinal_t(i))) return;
+  const std::string zero = "the load vector is zero (||b|| = 0): nothing to solve";
+  if (deck.problem == "electrostatics")
+    throw InputError(deck.source +
+                     ": key 'bc.dirichlet': every prescribed potential is 0, so the right-hand side is zero "
+                     "(||b|| = 0): nothing to solve");
+  if (deck.force == 0)
+    throw InputError(deck.source + ": key 'load.P': 0, and no prescribed displacement is nonzero: " + zero);
+  throw InputError(fmt::format(
+      "{}: key 'load.P': {:g} loads no free DOF (the nodal loads underflow, or bc.dirichlet fixes the loaded "
+      "tip), and no prescribed displacement is nonzero: {}",
+      deck.source, deck.force, zero));
 }
 
 void check_bodies_fixed(const Model& model, const std::vector<ordinal_t>& fixed, const std::string& where) {

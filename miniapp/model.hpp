@@ -70,6 +70,10 @@ BoundarySetup boundary_setup(const Model& model, const Deck& deck);
 // holding none of the fixed DOFs. A fixed node per body is all it asks: the rigid modes one fixed
 // node leaves free (rotations about it) are not detected.
 void check_bodies_fixed(const Model& model, const std::vector<ordinal_t>& fixed, const std::string& where);
+// Throws InputError when a nodal load is not finite (a mesh too large for its tip area), or when no
+// load reaches a free DOF and every prescribed value is 0: the right-hand side is zero, the solution
+// too, and CG has nothing to solve.
+void check_loaded(const Model& model, const BoundarySetup& bc, const Deck& deck);
 // The run's problem solved once per mesh on the host, in double, from the oracle's matrix
 // (apply_dirichlet + Jacobi CG, tolerance min(1e-12, solver.tolerance)): the solution bench points
 // compare theirs with. Empty without an oracle (mesh above bench.verify_limit).

@@ -281,15 +281,43 @@ inline void make_plots(const std::string& results) {
   fmt::print("plots: {}\n", rc == 0 ? "written next to " + results + " (list in " + results + ".plots.log)"
                                     : "not made (see " + results + ".plots.log)");
 }
+// A point whose verification FAILED, for the line that says why a command exits 1: "pairs x atomic
+// (float) on mesh '4x2x2': max rel diff 0.0123 (max abs diff 4.5e+06), tolerance 1e-05", or "...:
+// the sparsity pattern differs from the oracle's". Bench, stage and run points alike (the order
+// from 2 on); no row or column: the points do not record where the largest difference is.
+inline std::string verification_failure(const nlohmann::json& p, const std::string& mesh = "") {
+  std::string s = p.value("mapping", std::string("?"));
+  if (p.contains("race")) s += " x " + p["race"].get<std::string>();
+  if (p.contains("scalar")) s += " (" + p["scalar"].get<std::string>() + ")";
+  const std::string name = !mesh.empty() ? mesh
+                           : p.contains("mesh") && p["mesh"].is_object()
+                               ? p["mesh"].value("name", std::string())
+                               : std::string();
+  if (!name.empty()) s += " on mesh '" + name + "'";
+  if (p.contains("order") && p["order"].get<int>() > 1)
+    s += " at order " + std::to_string(p["order"].get<int>());
+  const nlohmann::json& v = p["verification"];
+  if (!v.value("same_pattern", true)) return s + ": the sparsity pattern differs from the oracle's";
+  s += fmt::format(": max rel diff {:.3g}", v.value("max_rel", 0.0));
+  if (v.contains("max_abs")) s += fmt::format(" (max abs diff {:.3g})", v["max_abs"].get<double>());
+  return s + fmt::format(", tolerance {:.3g}", v.value("tolerance", 0.0));
+}
+
 // The end of every bench: its results go into place (the sweep has finished, failed points
-// included), then where they are, their figures, and the exit code (1 if any point failed its
-// verification).
-inline int finish_bench(const std::string& path, const nlohmann::json& points) {
+// included), then where they are, their figures, and the exit code: 1 if any point failed its
+// verification, said on one stderr line (unless `quiet`: the caller says why itself).
+inline int finish_bench(const std::string& path, const nlohmann::json& points, bool quiet = false) {
   if (OutputSet* outputs = OutputSet::current()) outputs->commit();
   fmt::print("results: {}\n", path);
   make_plots(path);
+  std::size_t failed = 0;
+  const nlohmann::json* first = nullptr;
   for (const auto& p : points)
-    if (p["verification"]["status"] == "FAILED") return 1;
-  return 0;
+    if (p["verification"]["status"] == "FAILED" && !failed++) first = &p;
+  if (failed == 0) return 0;
+  if (!quiet)
+    fmt::print(stderr, "kfem: error: verification FAILED for {} of {} points; the first: {}\n", failed,
+               points.size(), verification_failure(*first));
+  return 1;
 }
 }  // namespace kfem::app

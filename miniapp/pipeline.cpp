@@ -1,6 +1,9 @@
 #include "pipeline.hpp"
 
+#include <fmt/core.h>
+
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -189,9 +192,30 @@ json csr_memory(const Model& model, std::int64_t nnz, ordinal_t rows, int scalar
           {"includes", "CSR values + pattern (row map, columns) + the target's per-element index"}};
 }
 
+namespace {
+// check_loaded let b through (a load on a free DOF, or a nonzero prescribed value), yet CG sees
+// ||b|| = 0, or its first step's p.Ap rounds to 0: b underflows in S against the stiffness' scale.
+// A problem CG cannot state, not a solve that failed: the command fails and writes nothing.
+void check_rhs_representable(const CgResult& cg, const BoundarySetup& bc, const PointRequest& req) {
+  const bool first_step_underflows = cg.rhs_norm > 0 && std::isfinite(cg.rhs_norm) && cg.iterations == 0 &&
+                                     !cg.converged && cg.curvature == 0;
+  if (cg.rhs_norm != 0 && !first_step_underflows) return;  // NaN: a CG failure, said by the command
+  double load = 0, value = 0;
+  for (const double f : bc.rhs) load = std::max(load, std::abs(f));
+  for (const double v : bc.values) value = std::max(value, std::abs(v));
+  throw std::runtime_error(fmt::format(
+      "CG ({}): the load vector underflows in {}: ||b|| = {:.3g}{} (nodal loads up to {:.3g}, prescribed "
+      "values up to {:.3g}): nothing to solve (rescale the mesh, the load or the prescribed values)",
+      name_of(req.op), req.scalar, cg.rhs_norm,
+      cg.rhs_norm == 0 ? " although the loads are not all 0" : ", and CG's first step p.Ap rounds to 0", load,
+      value));
+}
+}  // namespace
+
 json solve_report(const Model& model, const Deck& deck, const PointRequest& req, const CgResult& cg,
                   const std::vector<double>& u, const HostCsr<double>* K) {
   const BoundarySetup& bc = *req.boundary;
+  check_rhs_representable(cg, bc, req);
   json out = {{"problem", bc.name},
               {"operator", name_of(req.op)},
               {"fixed_dofs", bc.fixed.size()},

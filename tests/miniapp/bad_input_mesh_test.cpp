@@ -23,6 +23,13 @@ std::string cube_with(const std::string& from, const std::string& to) {
   return text.replace(text.find(from), from.size(), to);
 }
 
+// cube("1", "8") with every coordinate 1 written as 1e100: the tip face's squared lengths overflow.
+std::string huge_cube() {
+  return cube_with("0 0 0\n1 0 0\n1 1 0\n0 1 0\n0 0 1\n1 0 1\n1 1 1\n0 1 1\n",
+                   "0 0 0\n1e100 0 0\n1e100 1e100 0\n0 1e100 0\n0 0 1e100\n1e100 0 1e100\n1e100 1e100 1e100\n"
+                   "0 1e100 1e100\n");
+}
+
 // The cube's hexahedron again as element 2 (line 28), its vertices rotated within each face.
 std::string hex_twice() {
   std::string text = cube_with("1 1 1 1\n3 1 5 1\n", "1 2 1 2\n3 1 5 2\n");
@@ -122,6 +129,14 @@ const std::vector<Row> rows = {
      2,
      "bad.msh:5: $Nodes declares 3000000000 nodes, more than kfem's 32-bit ids (ordinal_t) address "
      "(2147483647)"},
+    // Issue 42: coordinates of 1e100 made the cantilever's loads NaN and CG stop at once, exit 1
+    // with no word on why
+    {"CoordinatesTooLargeForTheLoad",
+     {{"big.msh", huge_cube()}},
+     "run --mesh big.msh",
+     2,
+     "big.msh: the nodal loads are not finite (NaN): the tip face's area overflows at coordinates up to "
+     "1e+100"},
     {"GmshNodeCountBeyondTheFile",
      {{"bad.msh", cube_with("1 8 1 8\n", "1 1000000000 1 8\n")}},
      "verify --mesh bad.msh",

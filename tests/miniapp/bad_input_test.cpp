@@ -390,6 +390,59 @@ const std::vector<Row> rows = {
      "verify --mesh " + std::string(50000, '1'),
      2,
      "(50000 characters): not a mesh size or a .msh file"},
+    // Issue 42: a key given twice was accepted and its first value won
+    {"DuplicateTopLevelKey",
+     {{"d.yaml", beam + "assembly: {mapping: element}\nmesh: {size: 4x2x2}\n"}},
+     "run d.yaml",
+     2,
+     "d.yaml: key 'mesh': given twice, on lines 1 and 3"},
+    {"DuplicateNestedKey",
+     {{"d.yaml", beam + "assembly:\n  mapping: element\n  race: atomic\n  mapping: pairs\n"}},
+     "verify d.yaml",
+     2,
+     "d.yaml: key 'assembly.mapping': given twice, on lines 3 and 5"},
+    {"DuplicateKeyInAFlowMapping",
+     {{"d.yaml", beam + "assembly: {mapping: element, mapping: pairs}\n"}},
+     "verify d.yaml",
+     2,
+     "d.yaml: key 'assembly.mapping': given twice on line 2 (columns 12 and 30)"},
+    {"DuplicateKeyTwoLevelsDown",
+     {{"d.yaml",
+       "mesh:\n  size: 2x1x1\n  capacitor:\n    triangles: 200\n    box: [8, 4]\n    triangles: 300\n"}},
+     "run d.yaml --export-mesh m.msh",
+     2,
+     "d.yaml: key 'mesh.capacitor.triangles': given twice, on lines 4 and 6"},
+
+    // Issue 42: a zero load was "solved" silently (u = 0), a load that underflows ended in exit 1
+    // with no word on why
+    {"ZeroLoad",
+     {{"d.yaml", beam + "load: {P: 0}\n"}},
+     "run d.yaml",
+     2,
+     "d.yaml: key 'load.P': 0, and no prescribed displacement is nonzero: the load vector is zero (||b|| = "
+     "0): nothing to solve"},
+    {"ZeroPotentials",
+     {{"d.yaml", electrostatics + "bc: {dirichlet: {xmin: 0, xmax: 0}}\n"}},
+     "run d.yaml",
+     2,
+     "d.yaml: key 'bc.dirichlet': every prescribed potential is 0, so the right-hand side is zero"},
+    {"LoadUnderflowsInDouble",  // the squares of 2.5e-301 underflow: ||b|| = 0
+     {{"d.yaml", beam + "load: {P: 1.0e-300}\n"}},
+     "run d.yaml",
+     1,
+     "CG (csr): the load vector underflows in double: ||b|| = 0 although the loads are not all 0 (nodal "
+     "loads up to 2.5e-301, prescribed values up to 0): nothing to solve"},
+    {"LoadUnderflowsAgainstTheStiffness",  // ||b|| is fine, p.Ap ~ ||b||^2 / E is not
+     {{"d.yaml", beam + "load: {P: 1.0e-150}\nmaterial: {E: 1.0e30}\n"}},
+     "run d.yaml",
+     1,
+     "CG (csr): the load vector underflows in double: ||b|| = 5e-151, and CG's first step p.Ap rounds to 0"},
+    {"LoadUnderflowsInFloat",
+     {{"d.yaml", beam + "load: {P: 1.0e-50}\nassembly: {scalar: float}\n"}},
+     "run d.yaml",
+     1,
+     "CG (csr): the load vector underflows in float: ||b|| = 0 although the loads are not all 0"},
+
     {"NoSubcommand", {}, "", 2, "A subcommand is required (info, run, verify or bench; see kfem --help)"},
     {"OptionsWithoutSubcommand", {}, "--mesh 2x1x1", 2, "see kfem --help"},
 };
@@ -559,6 +612,23 @@ TEST(bad_input_atomic_outputs, CrashLeavesNoTemporary) {
   expected["seen"] = 0;
   expected["rc-139"] = 0;  // 128 + SIGSEGV: the handler re-raised it
   EXPECT_EQ(k.listing(), expected);
+  k.keep = ::testing::Test::HasFailure();
+}
+
+// Exit 1 keeps the report and says why on one stderr line: here CG stopped at solver.max_iterations.
+TEST(bad_input_atomic_outputs, UnconvergedRunSaysWhy) {
+  KfemRunner k("UnconvergedRunSaysWhy");
+  k.write("d.yaml", beam + "bench: {warmup: 0, repetitions: 1}\nsolver: {max_iterations: 1}\n");
+  const auto [code, out, err] = k.run("run d.yaml");
+  EXPECT_EQ(code, 1) << out << err;
+  const auto lines = nonempty_lines(err);
+  ASSERT_EQ(lines.size(), 1u) << err;
+  EXPECT_EQ(lines[0].rfind("kfem: error: CG (csr) not converged: relative residual ", 0), 0u) << lines[0];
+  EXPECT_NE(
+      lines[0].find(" after 1 iterations, the limit (solver.max_iterations), above the tolerance 1e-08"),
+      std::string::npos)
+      << lines[0];
+  EXPECT_EQ(k.listing().count("kfem-report.json"), 1u);
   k.keep = ::testing::Test::HasFailure();
 }
 

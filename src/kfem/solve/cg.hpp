@@ -30,6 +30,10 @@ struct CgResult {
   double relative_residual = 0;  // ||r||_2 / ||b||_2 of the recurrence residual (0 when b = 0)
   double seconds = 0;            // fenced wall time of the whole solve, set-up included
   bool converged = false;
+  // What a caller needs to say why CG failed: ||b||_2 as computed (0 for b = 0, or when the squares
+  // of its entries underflow) and the last step's p.Ap (<= 0 or NaN: the step that stopped it).
+  double rhs_norm = 0;
+  double curvature = 0;
 };
 
 namespace cg_detail {
@@ -99,6 +103,7 @@ CgResult iterate(const Exec& exec, const Apply& apply, const Vec& inv_diag, cons
     rz = rz_next;
     apply(p, Ap);
     const double pAp = reduce.dot(p, Ap);
+    res.curvature = pAp;
     if (!(pAp > 0)) break;  // not SPD along p (or NaN): report failure rather than divide by it
     const double alpha = rz / pAp;
     KokkosBlas::axpby(S(alpha), p, S(1), x);
@@ -109,6 +114,7 @@ CgResult iterate(const Exec& exec, const Apply& apply, const Vec& inv_diag, cons
   Exec().fence();
   exec.fence();
   res.relative_residual = bnorm > 0 ? rnorm / bnorm : 0.0;
+  res.rhs_norm = bnorm;
   return res;
 }
 }  // namespace cg_detail

@@ -10,7 +10,8 @@
 #include "kfem/assembly/reference.hpp"
 #include "kfem/core/error.hpp"
 #include "kfem/mesh/box.hpp"
-#include "kfem/solve/boundary.hpp"
+#include "kfem/problems/cantilever.hpp"
+#include "kfem/problems/dirichlet.hpp"
 #include "solve_helpers.hpp"
 
 namespace {

@@ -4,7 +4,8 @@
 #include "backends.hpp"
 #include "kfem/assembly/reference.hpp"
 #include "kfem/mesh/box.hpp"
-#include "kfem/solve/boundary.hpp"
+#include "kfem/problems/cantilever.hpp"
+#include "kfem/problems/dirichlet.hpp"
 #include "kfem/solve/cg.hpp"
 #include "solve_helpers.hpp"
 

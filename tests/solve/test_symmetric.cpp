@@ -12,7 +12,8 @@
 
 #include "assembly/fixture.hpp"
 #include "backends.hpp"
-#include "kfem/solve/boundary.hpp"
+#include "kfem/problems/cantilever.hpp"
+#include "kfem/problems/dirichlet.hpp"
 #include "kfem/solve/cg.hpp"
 #include "kfem/solve/symmetric_spmv.hpp"
 #include "kfem/sparsity/lower.hpp"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "kfem/mesh/mesh.hpp"
+#include "kfem/core/cell_type.hpp"
 
 namespace kfem::fe {
 inline constexpr int dynamic = -1;  // an extent known only at run time

@@ -1,9 +1,7 @@
 // MatrixMarket coordinate export of a host CSR matrix (for SciPy/Matlab cross-checks) and a
-// reader for tests. Also holds the tmp-file-and-rename writer shared by the io/ writers.
+// reader for tests.
 #pragma once
-#include <cstdio>
 #include <string>
-#include <string_view>
 
 #include "kfem/sparsity/csr.hpp"
 
@@ -22,22 +20,4 @@ void write_matrix_market(const std::string& path, const HostCsr<S>& A, bool symm
 template <class S>
 HostCsr<S> read_matrix_market(const std::string& path);
 
-namespace detail {
-// An output file that only appears at its path once commit() succeeds: data goes to path + ".tmp"
-// and commit() renames it; destroyed without commit (an exception), the .tmp is removed.
-class AtomicFile {
- public:
-  explicit AtomicFile(const std::string& path);  // InputError if path + ".tmp" cannot be created
-  ~AtomicFile();
-  AtomicFile(const AtomicFile&) = delete;
-  AtomicFile& operator=(const AtomicFile&) = delete;
-  void write(std::string_view data);  // InputError on a short write
-  void commit();                      // InputError if flushing, closing or renaming fails
-
- private:
-  [[noreturn]] void fail(const char* what);
-  std::string path_, tmp_;
-  std::FILE* file_ = nullptr;
-};
-}  // namespace detail
 }  // namespace kfem

@@ -6,7 +6,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "kfem/io/matrix_market.hpp"  // detail::AtomicFile
+#include "kfem/core/atomic_file.hpp"
 
 namespace kfem {
 namespace {

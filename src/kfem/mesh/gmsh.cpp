@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "kfem/core/error.hpp"
-#include "kfem/io/matrix_market.hpp"  // detail::AtomicFile
+#include "kfem/core/atomic_file.hpp"
 #include "kfem/mesh/validate.hpp"
 
 namespace kfem {

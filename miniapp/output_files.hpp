@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "kfem/core/error.hpp"
-#include "kfem/io/matrix_market.hpp"  // detail::AtomicFile
+#include "kfem/core/atomic_file.hpp"
 
 #ifndef KFEM_PLOT_SCRIPT  // set by miniapp/CMakeLists.txt
 #define KFEM_PLOT_SCRIPT ""

@@ -19,11 +19,9 @@
 #include "kfem/mesh/node_sets.hpp"
 #include "kfem/mesh/refine.hpp"
 #include "kfem/mesh/renumber.hpp"
-#include "kfem/problems/boundary_conditions.hpp"
-#include "kfem/problems/cantilever.hpp"
-#include "kfem/problems/capacitance.hpp"
 #include "kfem/problems/capacitor.hpp"
 #include "kfem/problems/dirichlet.hpp"
+#include "kfem/problems/problem.hpp"
 #include "kfem/report/context.hpp"
 #include "kfem/report/timing.hpp"
 #include "kfem/solve/cg.hpp"
@@ -119,7 +117,7 @@ Model build_model(const MeshSpec& spec, const Deck& deck) {
     m.mesh = renumber_nodes(m.mesh, node_permutation(m.mesh, deck.renumber, deck.seed));
   const double mesh_s = std::chrono::duration<double>(clock::now() - t0).count();
   const auto t1 = clock::now();
-  m.components = deck.problem == "electrostatics" ? 1 : 3;
+  m.components = problem_of(deck).components;
   switch (m.mesh.cell) {
     case CellType::tri3:
       m.dofs = vertex_dof_map(m.mesh), m.reference = fe::host_reference(fe::Tri3{});
@@ -181,31 +179,27 @@ Oracle make_oracle(const Model& model, const Deck& deck) {
   return o;
 }
 
+const problems::Problem& problem_of(const Deck& deck) {
+  try {
+    return problems::problem_for(deck.problem);
+  } catch (const InputError& e) {
+    throw InputError(deck.source + ": key 'problem': " + e.what());
+  }
+}
+
+problems::Parameters problem_parameters(const Deck& deck) {
+  problems::Parameters p;
+  p.force = deck.force, p.young = deck.young, p.poisson = deck.poisson, p.permittivity = deck.permittivity;
+  for (const auto& d : deck.dirichlet) p.dirichlet.push_back({d.name, d.values});
+  p.source = deck.source;
+  return p;
+}
+
 BoundarySetup boundary_setup(const Model& model, const Deck& deck) {
-  BoundarySetup bc;
-  const std::size_t ndofs = std::size_t(model.components) * model.dofs.num_nodes;
-  bc.rhs.assign(ndofs, 0.0);
-  std::vector<DirichletCondition> named;
-  for (const auto& d : deck.dirichlet) named.push_back({d.name, d.values});
-  if (model.components ==
-      3) {  // elasticity: the cantilever's load always, its clamp unless bc.dirichlet replaces it
-    const CantileverLoad c = cantilever_load(model.mesh, model.dofs, deck.force);
-    bc.rhs = c.force;
-    bc.tip = c.tip_nodes;
-    bc.name = "cantilever";
-    if (named.empty()) {
-      bc.fixed = c.fixed_dofs;
-      bc.values.assign(bc.fixed.size(), 0.0);
-    }
-  } else {
-    bc.name = "capacitor";
-  }
-  if (!named.empty()) {
-    FixedDofs f = fixed_dofs_by_name(model.mesh, model.dofs, model.components, named, deck.source);
-    bc.fixed = std::move(f.dofs);
-    bc.values = std::move(f.values);
-    if (model.components == 3) bc.name = "cantilever load, bc.dirichlet";
-  }
+  // The cantilever's load always, its clamp unless bc.dirichlet replaces it; the capacitor's
+  // plates by name.
+  BoundarySetup bc =
+      problems::boundary_setup(problem_of(deck), model.mesh, model.dofs, problem_parameters(deck));
   check_bodies_fixed(model, bc.fixed, model.info.value("name", std::string("mesh")));
   check_loaded(model, bc, deck);
   return bc;
@@ -318,30 +312,13 @@ std::optional<ReferenceSolution> reference_solution(const Model&, const Deck& de
 
 json solution_summary(const Model& model, const Deck& deck, const BoundarySetup& bc,
                       const std::vector<double>& u, const HostCsr<double>* K) {
-  json out;
-  if (model.components == 3) {
-    const double tip = tip_deflection(u, bc.tip);
-    out["tip_deflection_m"] = tip;
-    std::array<double, 3> lo = model.mesh.nodes[0], hi = lo;
-    for (const auto& x : model.mesh.nodes)
-      for (int j = 0; j < 3; ++j) lo[j] = std::min(lo[j], x[j]), hi[j] = std::max(hi[j], x[j]);
-    out["timoshenko_tip_deflection_m"] = -timoshenko_tip_deflection(deck.force, hi[0] - lo[0], hi[1] - lo[1],
-                                                                    hi[2] - lo[2], deck.young, deck.poisson);
-  } else if (K) {
-    const double lo = *std::min_element(bc.values.begin(), bc.values.end());
-    const double hi = *std::max_element(bc.values.begin(), bc.values.end());
-    const double W = field_energy(*K, u);
-    out["field_energy"] = W;
-    out["potential_difference"] = hi - lo;
-    out["capacitance_per_depth"] = hi > lo ? capacitance_per_depth(W, hi - lo) : 0.0;
-    out["ideal_capacitance_per_depth"] = ideal_capacitance_per_depth(deck.permittivity);
-  }
-  return out;
+  return problem_of(deck).readouts(model.mesh, bc, problem_parameters(deck), u, K);
 }
 
-void write_solution(const std::string& path, const Model& model, const Deck&, const std::vector<double>& u) {
+void write_solution(const std::string& path, const Model& model, const Deck& deck,
+                    const std::vector<double>& u) {
   const int C = model.components;
-  const std::string field = C == 3 ? "displacement" : "potential";
+  const std::string field = problem_of(deck).field;
   if (model.dofs.order == 1) return write_vtu(path, model.mesh, field, C, u);
   // Prisms of order >= 2: one Lagrange wedge per element over the DOF nodes (VTK point order).
   const std::vector<int> perm = vtk_lagrange_wedge_to_local(model.dofs.order);

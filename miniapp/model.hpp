@@ -15,13 +15,14 @@
 #include "kfem/coloring/coloring.hpp"
 #include "kfem/dofs/dof_map.hpp"
 #include "kfem/fe/family.hpp"
+#include "kfem/problems/problem.hpp"
 
 namespace kfem::app {
 struct Model {
   Mesh mesh;
   DofMap dofs;
   fe::HostReference reference;
-  int components = 3;   // 3 elasticity, 1 electrostatics
+  int components = 3;   // DOFs per DOF node: the run's problem's (3 cantilever, 1 capacitor)
   nlohmann::json info;  // what the report says about the mesh and DOFs
 };
 
@@ -53,17 +54,18 @@ struct Oracle {
 };
 Oracle make_oracle(const Model& model, const Deck& deck);
 
+// The run's problem: the one the deck's `problem:` (its physics; elasticity when the deck has
+// none) picks in src/kfem/problems' registry (problems::problem_for), and what the deck gives it.
+// InputError "<deck>: key 'problem': unknown problem ..." for a name the registry does not know.
+const problems::Problem& problem_of(const Deck& deck);
+problems::Parameters problem_parameters(const Deck& deck);
+
 // Boundary conditions and loads of the run's problem (host, DOF numbering of the model), and
-// what to report about the solution.
-struct BoundarySetup {
-  std::string name;              // "cantilever", "capacitor", "dirichlet"
-  std::vector<ordinal_t> fixed;  // sorted DOFs
-  std::vector<double> values;    // their prescribed values
-  std::vector<double> rhs;       // loads, one per DOF
-  std::vector<ordinal_t> tip;    // cantilever: DOF nodes on x = xmax
-};
-// Throws InputError when a body of the mesh (a connected component) has no fixed DOF: its
-// system would be singular (check_bodies_fixed).
+// what to report about the solution: problems::boundary_setup.
+using BoundarySetup = problems::BoundarySetup;
+// problems::boundary_setup of the deck's problem (its loads and own conditions, or the deck's
+// bc.dirichlet), then check_bodies_fixed and check_loaded: throws InputError when a body of the
+// mesh (a connected component) has no fixed DOF (its system would be singular) or nothing loads it.
 BoundarySetup boundary_setup(const Model& model, const Deck& deck);
 // "<where>: N bodies (connected components); body K (E elements, e.g. element X at (x, y, z)) has no
 // Dirichlet condition ..." for the first body (numbered from 1 in order of their first element)
@@ -87,12 +89,12 @@ struct ReferenceSolution {
 };
 std::optional<ReferenceSolution> reference_solution(const Model& model, const Deck& deck,
                                                     const BoundarySetup& bc, const Oracle& oracle);
-// Problem-specific read-out of a solution u (K: the full assembled matrix before constraints, or
-// null for symmetric storage).
+// The read-outs of the deck's problem for a solution u (problems::Problem::readouts; K: the full
+// assembled matrix before constraints, or null for symmetric storage).
 nlohmann::json solution_summary(const Model& model, const Deck& deck, const BoundarySetup& bc,
                                 const std::vector<double>& u, const HostCsr<double>* K);
-// The solution as VTU point data in the mesh file's node order: "displacement" or "potential"
-// (Lagrange wedges for prisms of order >= 2).
+// The solution as VTU point data in the mesh file's node order, named by the deck's problem
+// ("displacement", "potential"; Lagrange wedges for prisms of order >= 2).
 void write_solution(const std::string& path, const Model& model, const Deck& deck,
                     const std::vector<double>& u);
 }  // namespace kfem::app

@@ -9,6 +9,7 @@
 #include <limits>
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
 
 #include "backend.hpp"
 #include "kfem/assembly/make_assembler.hpp"
@@ -36,10 +37,16 @@ double model_flops_per_element(const Model& model) {
     // per node block (64 of them): dot 5 + 9 entries x 6 + 3 diagonal adds = 62.
     return 8.0 * (144 + 45 + 120 + 64 * 62);
   // Per point: J (2 V D^2), inverse + det (45 in 3D, 8 in 2D), N gradients (2 N D^2), N^2 pairs of
-  // D^2 products (2 D^2 each); per pair: the block formula (elasticity 57, electrostatics D + 1).
+  // D^2 products (2 D^2 each); per pair: the block formula of the family's operator
+  // (fe/operator.hpp's block_flops: elasticity 57, electrostatics D + 1).
   const double D = r.dim, V = r.vertices, N = r.nsh;
   const double per_point = 2 * V * D * D + (r.dim == 3 ? 45 : 8) + 2 * N * D * D + N * N * 2 * D * D;
-  return r.nq * per_point + N * N * (model.components == 3 ? 57 : D + 1);
+  double block = 0;
+  with_family(model.mesh.cell, [&](auto family) {
+    using Op = decltype(detail::make_operator<decltype(family), double>(std::declval<const Deck&>()));
+    block = Op::block_flops(r.dim);
+  });
+  return r.nq * per_point + N * N * block;
 }
 
 double model_bytes(const Model& model, std::int64_t nnz, int scalar_bytes, double index_bytes_per_element) {
@@ -143,10 +150,11 @@ json point(const Exec& exec, const Model& model, const Deck& deck, const PointRe
   }
 
   // The matrix comes to the host only for what reads it there: the oracle, the export, and the
-  // field energy of an electrostatic solve. A mesh near the device's capacity would not fit twice in
-  // host memory (30 M hex8 elements: 87 GB of values and columns in double).
+  // read-outs of a problem that need it (the capacitor's field energy). A mesh near the device's
+  // capacity would not fit twice in host memory (30 M hex8 elements: 87 GB of values and columns in
+  // double).
   const bool export_matrix = !deck.export_matrix.empty() && req.exports;
-  const bool energy = req.solve && model.components == 1 && !lower;
+  const bool energy = req.solve && problem_of(deck).readouts_need_matrix && !lower;
   std::optional<HostCsr<S>> got;
   if (oracle.matrix || export_matrix || energy) {
     ScopedRegion r("kfem::verify");

@@ -178,10 +178,11 @@ json distributed(const Exec& exec, const parallel::Comm& comm, const Model& glob
   out["dofs"] = std::int64_t(global_rows);
 
   // The owned rows go to rank 0 only where they are used: the oracle (none above bench.verify_limit),
-  // --export-matrix, or the field energy of an electrostatic solve. Rank 0 decides for all.
+  // --export-matrix, or read-outs that need the matrix (the capacitor's field energy). Rank 0 decides
+  // for all.
   const bool gather =
       comm.max(std::int64_t(root && (oracle.matrix || (!deck.export_matrix.empty() && req.exports) ||
-                                     (req.solve && C == 1)))) > 0;
+                                     (req.solve && problem_of(deck).readouts_need_matrix)))) > 0;
   HostCsr<S> got;
   if (gather) {
     ScopedRegion r("kfem::verify");

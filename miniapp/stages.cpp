@@ -41,7 +41,7 @@ double paper_flops_per_element(const Model& model) {
 }
 
 StageOracle make_stage_oracle(const Model& model, const Deck& deck) {
-  if (model.mesh.cell != CellType::prism6 || model.components != 3)
+  if (model.mesh.cell != CellType::prism6 || problem_of(deck).physics != problems::Physics::elasticity)
     throw InputError(deck.source + ": bench.stages integrates prism elasticity element matrices; mesh '" +
                      model.info.value("name", std::string("?")) +
                      "' is not a prism mesh with problem elasticity");

@@ -22,6 +22,8 @@ template <class S>
 struct Elasticity {
   static constexpr int components = 3;
   static constexpr const char* name = "elasticity";
+  // Flops of the block formula per node pair, for the driver's flop model (host only).
+  static constexpr double block_flops(int /*dim*/) { return 57; }
   Isotropic<S> material;
   template <int Dim>
   KOKKOS_INLINE_FUNCTION S operator()(const Products<S, Dim>& A, int c, int d) const {
@@ -34,6 +36,7 @@ template <class S>
 struct Electrostatics {
   static constexpr int components = 1;
   static constexpr const char* name = "electrostatics";
+  static constexpr double block_flops(int dim) { return dim + 1; }  // trace and scale, per node pair
   S permittivity;
   template <int Dim>
   KOKKOS_INLINE_FUNCTION S operator()(const Products<S, Dim>& A, int, int) const {

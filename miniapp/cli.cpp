@@ -76,25 +76,13 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
       ->allow_extra_args(false);
   cmd->add_option("--problem", o.problem, "elasticity or electrostatics");
   cmd->add_option("--order", o.order, "element order: prisms 1..7; tri3 and hex8 are 1")->check(at_least(1));
-  cmd->add_option(
-         "--mapping", o.mapping,
-         "work mapping (repeatable): thread team (every family); hex8 only: element warp4 warp8 "
-         "ppni4 ppni8 twokernel warp4-scratch warp4-atomic warp4-vreduce pairs pairs-mma (full; -mma: "
-         "products on the FP64 matrix units, CUDA sm_80+), batch (full; "
-         "a thread per SIMD-width batch of elements, for CPUs), owner (owner "
-         "computes, race none: each value written once, deterministic), batch-owner (batch's math, "
-         "partitions own their rows, race none: no zeroing pass, deterministic; for CPUs), box-owner "
-         "(structured box meshes: teams own columns of nodes, pairs-mma's math, race none; CUDA sm_80+), "
-         "sym300 sym300x2 sympairs sympairs-mma (lower triangle); default; or auto (run: the fastest verified, tuned and cached)")
-      ->allow_extra_args(false);
+  // The strategies' lines come from the registries (names.cpp), as do inputs/README.md's tables.
+  cmd->add_option("--mapping", o.mapping, mapping_help())->allow_extra_args(false);
   cmd->add_option("--target", o.target,
                   "where Ke goes for the generic mappings: index (per-element CSR index), search (row "
                   "search), default")
       ->check(CLI::IsMember({"index", "search", "default"}));
-  cmd->add_option("--race", o.race,
-                  "race handling (repeatable): colored atomic scatter acoo (a-COO: no colouring, no CSR "
-                  "pattern), none (mappings owner, batch-owner, box-owner: one writer per value), or default")
-      ->allow_extra_args(false);
+  cmd->add_option("--race", o.race, race_help())->allow_extra_args(false);
   cmd->add_option("--operator", o.operators,
                   "CG operator (repeatable): csr (assembled matrix), ebe-v1 (element matrices stored), "
                   "ebe-v2 (recomputed)")
@@ -123,9 +111,8 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
                   "warp mappings on a GPU: elements (warps) per block, 1..32")
       ->check(CLI::Range(1, 32));
   cmd->add_option("--warmup", o.warmup, "untimed warm-up runs")->check(at_least(0));
-  cmd->add_flag(
-      "--symmetric-blocks", o.symmetric_blocks,
-      "reg-jac, reg-nojac, shm-jac, shm-nojac: integrate only the blocks b <= a of Ke, mirror the rest");
+  cmd->add_flag("--symmetric-blocks", o.symmetric_blocks,
+                join_names(block_mapping_names()) + ": integrate only the blocks b <= a of Ke, mirror the rest");
   if (exports) {
     cmd->add_option("--report", o.report, "run report (JSON)");
     cmd->add_option("--export-matrix", o.export_matrix, "assembled stiffness before BCs, MatrixMarket");
@@ -382,6 +369,9 @@ int main(int argc, char** argv) {
   Overrides o;
   auto* info =
       app.add_subcommand("info", "Kokkos configuration, backends, device properties and CPU topology");
+  bool strategies = false;
+  info->add_flag("--strategies", strategies,
+                 "print only the mapping and race tables of inputs/README.md (Markdown, from the registries)");
   auto* run = app.add_subcommand("run", "assemble, verify, constrain and solve one problem; write a report");
   run->add_option("deck", deck_path, "input deck (YAML)");
   add_overrides(run, o, true);
@@ -424,6 +414,10 @@ int main(int argc, char** argv) {
     if (root) fmt::print(stderr, "{}\n", line);
   };
   try {
+    if (*info && strategies) {
+      if (root) fmt::print("{}", strategies_markdown());
+      return 0;
+    }
     if (*info) return cmd_info();
     const Deck deck = load(deck_path, o);
     // Outputs are checked before any work starts; a command that fails leaves none behind. Under

@@ -244,10 +244,7 @@ static std::size_t count_pairings(const Deck& deck) {  // throws when none goes 
   std::size_t n = 0;
   for (const auto& mn : deck.mappings)
     for (const auto& rn : deck.races) n += goes_with(mn, rn) ? 1 : 0;
-  if (n == 0)
-    throw InputError(
-        "no mapping x race pair of the deck goes together: owner-computes mappings (owner, batch-owner, "
-        "box-owner) take race none, the other mappings colored, atomic or scatter");
+  if (n == 0) throw InputError("no mapping x race pair of the deck goes together: " + pairing_rule());
   return n;
 }
 

@@ -234,9 +234,8 @@ void check_parameters(const Deck& d) {
   if (d.symmetric_blocks && std::none_of(d.mappings.begin(), d.mappings.end(),
                                          [](const std::string& m) { return integrates_by_blocks(m); }))
     bad("assembly.symmetric_blocks",
-        "true, but no mapping of the deck integrates by blocks (reg-jac, reg-nojac, shm-jac, shm-nojac; gemm "
-        "is "
-        "symmetric already)");
+        "true, but no mapping of the deck integrates by blocks (" + join_names(block_mapping_names()) +
+            "; " + name_of(MappingKind::gemm) + " is symmetric already)");
   if (d.warmup < 0) bad("bench.warmup", std::to_string(d.warmup) + " (need >= 0)");
   if (d.repetitions < 1)
     bad("bench.repetitions", std::to_string(d.repetitions) + " (need >= 1: nothing would be timed)");

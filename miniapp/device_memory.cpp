@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "kfem/assembly/mapping/hex8_pairs.hpp"  // the lower-storage mapping the message suggests
 #include "kfem/core/error.hpp"
 #include "kfem/core/types.hpp"
 
@@ -44,9 +45,9 @@ void check_point_memory(const std::string& where, const PointMemory& need, doubl
       "{}: the assembly needs {:.2f} GiB more device memory (values {:.2f}, per-element index and "
       "coordinates {:.2f}, CG vectors {:.2f}) on top of the mesh ({:.2f}) and pattern ({:.2f}), but {:.2f} "
       "GiB "
-      "are free; try float, lower storage (sympairs), or fewer elements (kfem info lists what fits)",
+      "are free; try float, lower storage ({}), or fewer elements (kfem info lists what fits)",
       where, need.later() / gib, need.values / gib, need.element_data / gib, need.solve / gib,
-      need.mesh / gib, need.pattern / gib, free_bytes / gib));
+      need.mesh / gib, need.pattern / gib, free_bytes / gib, mapping::Hex8Pairs<true>::name));
 }
 
 std::vector<std::string> hex8_capacity_lines(double free_bytes) {

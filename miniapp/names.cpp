@@ -1,34 +1,17 @@
 #include "names.hpp"
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <utility>
 
 #include "kfem/core/error.hpp"
 
 namespace kfem::app {
 namespace {
-const std::vector<std::pair<std::string, MappingKind>> mappings = {
-    {"element", MappingKind::element},         {"warp4", MappingKind::warp4},
-    {"warp8", MappingKind::warp8},             {"ppni4", MappingKind::ppni4},
-    {"ppni8", MappingKind::ppni8},             {"twokernel", MappingKind::twokernel},
-    {"warp4-scratch", MappingKind::warp4_scratch}, {"warp4-atomic", MappingKind::warp4_atomic},
-    {"warp4-vreduce", MappingKind::warp4_vreduce}, {"sym300", MappingKind::sym300},
-    {"sym300x2", MappingKind::sym300x2},       {"pairs", MappingKind::pairs},
-    {"sympairs", MappingKind::sympairs},       {"thread", MappingKind::thread},
-    {"team", MappingKind::team},               {"reg-jac", MappingKind::reg_jac},
-    {"reg-nojac", MappingKind::reg_nojac},     {"shm-jac", MappingKind::shm_jac},
-    {"shm-nojac", MappingKind::shm_nojac},     {"gemm", MappingKind::gemm},
-    {"owner", MappingKind::owner},             {"batch", MappingKind::batch},
-    {"batch-owner", MappingKind::batch_owner}, {"pairs-mma", MappingKind::pairs_mma},
-    {"sympairs-mma", MappingKind::sympairs_mma},
-    {"box-owner", MappingKind::box_owner}};
 const std::vector<std::pair<std::string, TargetKind>> targets = {{"index", TargetKind::index},
                                                                  {"search", TargetKind::search}};
 const std::vector<std::pair<std::string, Renumbering>> renumberings = {
     {"natural", Renumbering::natural}, {"random", Renumbering::random}, {"rcm", Renumbering::rcm}};
-const std::vector<std::pair<std::string, RaceKind>> races = {
-    {"colored", RaceKind::colored}, {"atomic", RaceKind::atomic}, {"scatter", RaceKind::scatter},
-    {"none", RaceKind::none}};
 const std::vector<std::pair<std::string, SolveOperator>> operators = {
     {"csr", SolveOperator::csr}, {"ebe-v1", SolveOperator::ebe_v1}, {"ebe-v2", SolveOperator::ebe_v2}};
 
@@ -39,14 +22,18 @@ std::vector<std::string> names(const std::vector<std::pair<std::string, K>>& tab
   return v;
 }
 // `extra`: names served outside the table, listed in the error too.
+[[noreturn]] void unknown(const std::string& name, const char* what, const std::vector<std::string>& table,
+                          bool has_default, const std::string& extra = "") {
+  std::string known = has_default ? " default" : "";
+  for (const auto& n : table) known += " " + n;
+  throw InputError(std::string("unknown ") + what + " '" + name + "' (known:" + known + extra + ")");
+}
 template <class K>
 K lookup(const std::vector<std::pair<std::string, K>>& table, const std::string& name, const char* what,
-         bool has_default = true, const std::string& extra = "") {
+         bool has_default = true) {
   for (const auto& [n, k] : table)
     if (n == name) return k;
-  std::string known = has_default ? " default" : "";
-  for (const auto& n : names(table)) known += " " + n;
-  throw InputError(std::string("unknown ") + what + " '" + name + "' (known:" + known + extra + ")");
+  unknown(name, what, names(table), has_default);
 }
 template <class K>
 std::string reverse(const std::vector<std::pair<std::string, K>>& table, K k) {
@@ -54,13 +41,69 @@ std::string reverse(const std::vector<std::pair<std::string, K>>& table, K k) {
     if (kk == k) return n;
   return "?";
 }
+
+bool contains(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+// A strategy as the help and the tables show it; `pairs`: the names of what it goes with (races of
+// a mapping, mappings of a race), in registry order.
+struct Row {
+  std::string name, families, help;
+  std::vector<std::string> pairs;
+  bool owner = false;
+};
+std::vector<Row> mapping_rows() {
+  std::vector<Row> rows;
+  const std::vector<std::string> generic = entry_names<GenericMappingRegistry>();
+  for_each_entry<MappingRegistry>([&](auto m) {
+    using M = typename decltype(m)::type;
+    Row row{decltype(m)::name(), entry_families<decltype(m)>(), decltype(m)::help(), {},
+            owner_computes<M>::value};
+    for_each_entry<RaceRegistry>([&](auto r) {
+      if (pairs_with<M, typename decltype(r)::type>) row.pairs.emplace_back(decltype(r)::name());
+    });
+    if (contains(generic, row.name)) row.pairs.emplace_back(acoo_race);
+    rows.push_back(row);
+  });
+  return rows;
+}
+std::vector<Row> race_rows() {
+  std::vector<Row> rows;
+  const std::vector<Row> mappings = mapping_rows();
+  const auto add = [&](const std::string& name, const std::string& help, bool owner) {
+    Row row{name, "", help, {}, owner};
+    for (const Row& m : mappings)
+      if (contains(m.pairs, name)) row.pairs.push_back(m.name);
+    rows.push_back(row);
+  };
+  for_each_entry<RaceRegistry>([&](auto r) {
+    add(decltype(r)::name(), decltype(r)::help(), single_writer<typename decltype(r)::type>::value);
+  });
+  add(acoo_race, acoo_help, false);
+  return rows;
+}
+// Whether a race goes with few mappings (they are listed), or with most ("every mapping but ...").
+bool few(const Row& race, const std::vector<std::string>& all) { return 2 * race.pairs.size() <= all.size(); }
+std::string race_mappings(const Row& race, const std::vector<std::string>& all) {
+  if (few(race, all)) return join_names(race.pairs);
+  std::vector<std::string> others;
+  for (const auto& m : all)
+    if (!contains(race.pairs, m)) others.push_back(m);
+  return "every mapping but " + join_names(others);
+}
+std::string cell(std::string text) {  // a Markdown table cell
+  for (std::size_t at = text.find('|'); at != std::string::npos; at = text.find('|', at + 2))
+    text.replace(at, 1, "\\|");
+  return text;
+}
 }  // namespace
 
 MappingKind mapping_from_name(const std::string& name, bool device, CellType cell, bool element_race) {
   if (name == "default")
     return device ? default_mapping<Kokkos::DefaultExecutionSpace>(cell, element_race)
                   : default_mapping<Kokkos::DefaultHostExecutionSpace>(cell, element_race);
-  return lookup(mappings, name, "mapping");
+  if (const auto kind = entry_kind<MappingRegistry>(name)) return *kind;
+  unknown(name, "mapping", entry_names<MappingRegistry>(), true);
 }
 TargetKind target_from_name(const std::string& name, int order) {
   if (name == "default") return default_target(order);
@@ -70,20 +113,56 @@ std::string name_of(TargetKind k) { return reverse(targets, k); }
 RaceKind race_from_name(const std::string& name, bool device) {
   if (name == "default")
     return device ? default_race<Kokkos::DefaultExecutionSpace>() : default_race<Kokkos::DefaultHostExecutionSpace>();
-  return lookup(races, name, "race handling", true, std::string(" ") + acoo_race);
+  if (const auto kind = entry_kind<RaceRegistry>(name)) return *kind;
+  unknown(name, "race handling", entry_names<RaceRegistry>(), true, std::string(" ") + acoo_race);
 }
-std::string name_of(MappingKind k) { return reverse(mappings, k); }
+std::string name_of(MappingKind k) { return entry_name<MappingRegistry>(k); }
 bool integrates_by_blocks(const std::string& mapping) {
-  for (const auto& [name, kind] : mappings)
-    if (name == mapping) return has_symmetric_blocks_kind(kind);
-  return false;
+  const auto kind = entry_kind<MappingRegistry>(mapping);
+  return kind && has_symmetric_blocks_kind(*kind);
 }
-std::string name_of(RaceKind k) { return reverse(races, k); }
-std::vector<std::string> mapping_names() { return names(mappings); }
+std::string name_of(RaceKind k) { return entry_name<RaceRegistry>(k); }
+std::vector<std::string> mapping_names() { return entry_names<MappingRegistry>(); }
+std::vector<std::string> block_mapping_names() {
+  std::vector<std::string> out;
+  for_each_entry<MappingRegistry>([&](auto m) {
+    if (has_symmetric_blocks<typename decltype(m)::type>::value) out.emplace_back(decltype(m)::name());
+  });
+  return out;
+}
+
+std::string mapping_help() {
+  std::string out =
+      "work mapping (repeatable): default (per backend and family), auto (run: the fastest verified, tuned "
+      "and cached) or one of:";
+  for (const Row& m : mapping_rows())
+    out += "\n" + m.name + " (" + (m.families.empty() ? "every family" : m.families) +
+           (m.owner ? "; race " + join_names(m.pairs, " or ") : "") + "): " + m.help;
+  return out;
+}
+std::string race_help() {
+  std::string out =
+      "race handling (repeatable): default (per backend; none for owner-computes mappings) or one of:";
+  const std::vector<std::string> all = mapping_names();
+  for (const Row& r : race_rows())
+    out += "\n" + r.name + (few(r, all) ? " (mappings " + join_names(r.pairs) + ")" : "") + ": " + r.help;
+  return out;
+}
+std::string strategies_markdown() {
+  std::string out = "| mapping | families | races | what it does |\n|---|---|---|---|\n";
+  for (const Row& m : mapping_rows())
+    out += "| `" + m.name + "` | " + (m.families.empty() ? "every family" : m.families) + " | " +
+           join_names(m.pairs) + " | " + cell(m.help) + " |\n";
+  out += "\n| race | mappings | what it does |\n|---|---|---|\n";
+  const std::vector<std::string> all = mapping_names();
+  for (const Row& r : race_rows())
+    out += "| `" + r.name + "` | " + race_mappings(r, all) + " | " + cell(r.help) + " |\n";
+  return out;
+}
 Renumbering renumbering_from_name(const std::string& name) { return lookup(renumberings, name, "renumbering", false); }
 std::string name_of(Renumbering r) { return reverse(renumberings, r); }
 std::vector<std::string> race_names() {
-  std::vector<std::string> v = names(races);
+  std::vector<std::string> v = entry_names<RaceRegistry>();
   v.push_back(acoo_race);
   return v;
 }

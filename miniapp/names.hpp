@@ -16,8 +16,11 @@ std::string name_of(TargetKind k);
 // Registry races only: "acoo" is a path of its own (is_acoo_race), not a RaceKind.
 RaceKind race_from_name(const std::string& name, bool device);
 // Race handling "acoo" (amorim's a-COO): row lists + consolidation, no colouring, no CSR pattern
-// (miniapp/pipeline_acoo.cpp).
+// (miniapp/pipeline_acoo.cpp). It pairs with the generic mappings of GenericMappingRegistry.
 inline constexpr const char* acoo_race = "acoo";
+inline constexpr const char* acoo_help =
+    "amorim's a-COO: Ke entries pushed onto per-row lists, then consolidated into CSR; no DOF graph, no "
+    "colouring, no CSR index";
 inline bool is_acoo_race(const std::string& name) {
   return name == acoo_race;
 }
@@ -25,8 +28,15 @@ std::string name_of(MappingKind k);
 // A mapping name (not "default" or "auto") whose kernels have the assembly.symmetric_blocks option.
 bool integrates_by_blocks(const std::string& mapping);
 std::string name_of(RaceKind k);
-std::vector<std::string> mapping_names();
-std::vector<std::string> race_names();  // the registry's and acoo
+std::vector<std::string> mapping_names();  // registry order
+std::vector<std::string> race_names();     // the registry's and acoo
+// Mappings with the assembly.symmetric_blocks option (registry order).
+std::vector<std::string> block_mapping_names();
+// From the registries: the --mapping and --race help (a line per strategy: families, races, help),
+// and inputs/README.md's strategy tables in Markdown (`kfem info --strategies`).
+std::string mapping_help();
+std::string race_help();
+std::string strategies_markdown();
 // The operator CG solves with: the assembled CSR or amorim's element-by-element operators
 // (EbE-v1: element matrices stored, EbE-v2: recomputed in every product).
 enum class SolveOperator { csr, ebe_v1, ebe_v2 };

@@ -358,31 +358,32 @@ void print_parameter_table(const json& points, const std::string& scalar, const 
   };
   struct Row {
     const char* label;
-    const char* mapping;
+    MappingKind mapping;
     const char* key;
     double scale;
   };
-  const Row rows[] = {{"threads per team, REG", "reg-jac", "team_size", 1},
-                      {"threads per team, SHM", "shm-jac", "team_size", 1},
-                      {"parts of Ae, REG", "reg-jac", "parts", 1},
-                      {"parts of Ae, SHM", "shm-jac", "parts", 1},
-                      {"blocks per thread (SHM)", "shm-jac", "blocks_per_thread", 1},
-                      {"team scratch bytes, SHM", "shm-jac", "scratch_bytes", 1},
-                      {"elements per kernel launch", "reg-jac", "elements_per_launch", 1},
-                      {"elements per team", "reg-jac", "elements_per_team", 1},
-                      {"input per launch, JAC [MB]", "reg-jac", "input_bytes_per_launch", 1e-6},
-                      {"input per launch, NOJAC [MB]", "reg-nojac", "input_bytes_per_launch", 1e-6},
-                      {"output per launch [MB]", "reg-jac", "output_bytes_per_launch", 1e-6},
-                      {"gemm: threads per team", "gemm", "team_size", 1},
-                      {"gemm: tile (nodes), tile pairs", "gemm", "tile", 1},
-                      {"gemm: unit", "gemm", "unit", 1}};
+  using M = MappingKind;
+  const Row rows[] = {{"threads per team, REG", M::reg_jac, "team_size", 1},
+                      {"threads per team, SHM", M::shm_jac, "team_size", 1},
+                      {"parts of Ae, REG", M::reg_jac, "parts", 1},
+                      {"parts of Ae, SHM", M::shm_jac, "parts", 1},
+                      {"blocks per thread (SHM)", M::shm_jac, "blocks_per_thread", 1},
+                      {"team scratch bytes, SHM", M::shm_jac, "scratch_bytes", 1},
+                      {"elements per kernel launch", M::reg_jac, "elements_per_launch", 1},
+                      {"elements per team", M::reg_jac, "elements_per_team", 1},
+                      {"input per launch, JAC [MB]", M::reg_jac, "input_bytes_per_launch", 1e-6},
+                      {"input per launch, NOJAC [MB]", M::reg_nojac, "input_bytes_per_launch", 1e-6},
+                      {"output per launch [MB]", M::reg_jac, "output_bytes_per_launch", 1e-6},
+                      {"gemm: threads per team", M::gemm, "team_size", 1},
+                      {"gemm: tile (nodes), tile pairs", M::gemm, "tile", 1},
+                      {"gemm: unit", M::gemm, "unit", 1}};
   fmt::print("kernel parameters ({}), as banas Tables 3-4\n{:<32}", scalar, "");
   for (const int p : orders) fmt::print(" {:>9}", fmt::format("p={}", p));
   fmt::print("\n");
   for (const Row& r : rows) {
     fmt::print("{:<32}", r.label);
     for (const int p : orders) {
-      const json* q = find(p, r.mapping);
+      const json* q = find(p, name_of(r.mapping));
       const json* v =
           q && (*q)["kernel_parameters"].contains(r.key) ? &(*q)["kernel_parameters"][r.key] : nullptr;
       std::string cell = "-";

@@ -160,9 +160,8 @@ TunerChoice tune(const Model& model, const Deck& deck, const std::string& race, 
   quick.verify_limit = std::numeric_limits<long>::max();
   quick.export_matrix.clear();
   const Oracle oracle = oracle_of(sample, quick);  // also caches the sample's greedy colouring
-  const std::vector<std::string> races =
-      race == "default" ? std::vector<std::string>{"colored", "atomic", "scatter", "none"}
-                        : std::vector<std::string>{race};
+  const std::vector<std::string> races =  // registry order: colored, atomic, scatter, none
+      race == "default" ? entry_names<RaceRegistry>() : std::vector<std::string>{race};
   json candidates = json::array();
   const json* best = nullptr;
   for (const std::string& mapping : candidate_mappings(model.mesh.cell))
@@ -199,8 +198,8 @@ TunerChoice tune(const Model& model, const Deck& deck, const std::string& race, 
       {"tuned_at", now_utc()},
       {"why",
        "the fastest assembly median (1 warm-up, 3 runs) among the candidates that matched the "
-       "sample's oracle; within 1 % of it, the first candidate (registry order, then colored, atomic, "
-       "scatter)"}};
+       "sample's oracle; within 1 % of it, the first candidate (registry order, then " +
+           join_names(race_names_for(false)) + ")"}};
   if (!cache.contains("entries")) cache = {{"kfem_tuner", 1}, {"entries", json::object()}};
   cache["entries"][key] = entry;
   write_cache(path, cache);

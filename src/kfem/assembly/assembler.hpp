@@ -46,7 +46,7 @@ struct Discard {
 };
 
 // The writer of owner-computes mappings: each value has one writer, which stores it (and, where the
-// owner sums its elements into the value itself, adds to it afterwards: batch-owner).
+// owner sums its elements into the value itself, adds to it afterwards: the batch owner-computes mapping).
 template <class Values>
 struct StoreOnce {
   Values v;

@@ -1,12 +1,16 @@
 // The strategy registry: every work mapping, race handling and target kfem knows, each with its
 // kind, and for each mapping the element families it serves (none listed = every family, through
 // the generic FamilyAssembler; hex8-only fast paths list fe::Hex8 and run on hex8's own element
-// data). Adding a strategy = its file under mapping/, race/ or target/ + one line in the lists below
-// (+ its name in the driver's table). Tests and benchmarks iterate these lists.
+// data). Adding a strategy = its file under mapping/, race/ or target/ (a mapping or race tag carries
+// its `name` and one line of `help`) + one line in the lists below. Tests, benchmarks and the driver
+// (names, --help, messages, the tuner, inputs/README.md's table) iterate these lists.
 #pragma once
+#include <optional>
+#include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "kfem/assembly/mapping/banas_blocks.hpp"
 #include "kfem/assembly/mapping/gemm_blocks.hpp"
@@ -47,6 +51,10 @@ template <class Tag, auto Kind, bool OwnData, class... Families>
 struct EntryOf {
   using type = Tag;
   static constexpr auto kind = Kind;
+  // The name users type (CLI, decks, reports) and one line of help, the tag's own. Functions, so
+  // that entries whose tags have none (targets) need not instantiate them.
+  static constexpr const char* name() { return Tag::name; }
+  static constexpr const char* help() { return Tag::help; }
   static constexpr bool specialised = OwnData;
   static constexpr bool every_family = sizeof...(Families) == 0;
   template <class Family>
@@ -88,6 +96,7 @@ using MappingRegistry = std::tuple<
     FamilyEntry<mapping::BanasBlocks<mapping::Accumulate::shared, mapping::Jacobian::device>, MappingKind::shm_jac, fe::Prism>,
     FamilyEntry<mapping::BanasBlocks<mapping::Accumulate::shared, mapping::Jacobian::host>, MappingKind::shm_nojac, fe::Prism>,
     FamilyEntry<mapping::GemmBlocks, MappingKind::gemm, fe::Prism>>;
+// In the tuner's candidate order (within 1 % the first wins: on a GPU scatter is atomic underneath).
 using RaceRegistry = std::tuple<
     Entry<race::Colored, RaceKind::colored>,
     Entry<race::Atomic, RaceKind::atomic>,
@@ -145,10 +154,78 @@ bool dispatch(Kind kind, F&& f) {
                     Registry{});
 }
 
+// Run-time views of the registries, in registry order: the driver's names, help, messages and the
+// tuner's candidates come from these, so a new entry needs no edit there.
+template <class Registry>
+std::vector<std::string> entry_names() {
+  std::vector<std::string> out;
+  for_each_entry<Registry>([&](auto e) { out.emplace_back(decltype(e)::name()); });
+  return out;
+}
+// The name of `kind` ("?" where the registry has none).
+template <class Registry, class Kind>
+std::string entry_name(Kind kind) {
+  std::string out = "?";
+  for_each_entry<Registry>([&](auto e) {
+    if (decltype(e)::kind == kind) out = decltype(e)::name();
+  });
+  return out;
+}
+// The kind named `name`, if the registry has one.
+template <class Registry>
+auto entry_kind(const std::string& name) {
+  std::optional<std::remove_const_t<decltype(std::tuple_element_t<0, Registry>::kind)>> out;
+  for_each_entry<Registry>([&](auto e) {
+    if (name == decltype(e)::name()) out = decltype(e)::kind;
+  });
+  return out;
+}
+// "a, b, c", or with last = " or ": "a, b or c".
+inline std::string join_names(const std::vector<std::string>& names, const char* last = ", ") {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? last : ", ") + names[i];
+  return out;
+}
+// The families a registry entry serves, by name ("" for every family).
+template <class E>
+std::string entry_families() {
+  std::vector<std::string> out;
+  if (!E::every_family)
+    std::apply(
+        [&](auto... f) { ((E::template serves<decltype(f)> ? out.push_back(decltype(f)::name) : void()), ...); },
+        FamilyRegistry{});
+  return join_names(out);
+}
+// The owner-computes mappings (race none only).
+inline std::vector<std::string> owner_mapping_names() {
+  std::vector<std::string> out;
+  for_each_entry<MappingRegistry>([&](auto e) {
+    if (owner_computes<typename decltype(e)::type>::value) out.emplace_back(decltype(e)::name());
+  });
+  return out;
+}
+// The races that pair with owner-computes mappings (`owner_mapping`), or with the others.
+inline std::vector<std::string> race_names_for(bool owner_mapping) {
+  std::vector<std::string> out;
+  for_each_entry<RaceRegistry>([&](auto e) {
+    if (single_writer<typename decltype(e)::type>::value == owner_mapping) out.emplace_back(decltype(e)::name());
+  });
+  return out;
+}
+
 // Why a mapping and a race do not go together, for every refusal (one wording everywhere).
-inline const char* mismatch_reason(bool owner_mapping) {
-  return owner_mapping ? "owner-computes mappings (owner, batch-owner, box-owner) write every value once and take race none"
-                       : "race none is for owner-computes mappings (owner, batch-owner, box-owner)";
+inline std::string mismatch_reason(bool owner_mapping) {
+  const std::string owners = "owner-computes mappings (" + join_names(owner_mapping_names()) + ")";
+  const std::string single = join_names(race_names_for(true), " or ");
+  return owner_mapping ? owners + " write every value once and take race " + single
+                       : "race " + single + " is for " + owners;
+}
+// Which mappings take which races, for messages about a whole deck.
+inline std::string pairing_rule() {
+  return "owner-computes mappings (" + join_names(owner_mapping_names()) + ") take race " +
+         join_names(race_names_for(true), " or ") + ", the other mappings " +
+         join_names(race_names_for(false), " or ");
 }
 
 // Run-time forms of the traits above.
@@ -184,10 +261,11 @@ inline bool has_symmetric_blocks_kind(MappingKind mapping) {
 }
 
 // Per-backend defaults: the fastest measured full-storage combination on every mesh and precision.
-// On the H200 pairs with atomics (reports/runs/2026-11-21-*). On 16 CPU cores batch-owner with race
-// none (1.19-1.44x batch x colored on meshes 1-4, reports/runs/2026-11-26-hex8-batch-owner-16-cores),
-// or batch where an element-centric race handling is named (`element_race`: colored, atomic,
-// scatter), which batch-owner does not take. Other families take the generic team mapping.
+// On the H200 pairs with atomics (reports/runs/2026-11-21-*). On 16 CPU cores batch's owner-computes
+// form with race none (1.19-1.44x batch x colored on meshes 1-4,
+// reports/runs/2026-11-26-hex8-batch-owner-16-cores), or batch where an element-centric race handling
+// is named (`element_race`), which the owner-computes form does not take. Other families take the
+// generic team mapping.
 template <class Exec>
 constexpr MappingKind default_mapping(CellType cell = CellType::hex8, bool element_race = false) {
   if (cell != CellType::hex8) return MappingKind::team;

@@ -1,6 +1,6 @@
 // The structured grid behind a hex8 mesh with the topology of a box (make_box, then any node
 // renumbering, element shuffle or node jitter): which element sits at grid cell (i, j, k) and which
-// node at grid point (i, j, k). Structured fast paths (mapping box-owner) index through it.
+// node at grid point (i, j, k). Structured fast paths (the box owner-computes mapping) index through it.
 #pragma once
 #include <string>
 #include <vector>

@@ -54,6 +54,12 @@ struct BanasBlocks {
   static constexpr const char* name = Acc == Accumulate::registers
                                           ? (Jac == Jacobian::device ? "reg-jac" : "reg-nojac")
                                           : (Jac == Jacobian::device ? "shm-jac" : "shm-nojac");
+  static constexpr const char* help =
+      Acc == Accumulate::registers
+          ? (Jac == Jacobian::device ? "banas' REG x JAC: a thread's blocks in registers, J per point"
+                                     : "banas' REG x NOJAC: blocks in registers, geometry from the host")
+          : (Jac == Jacobian::device ? "banas' SHM x JAC: blocks in team scratch, J per point"
+                                     : "banas' SHM x NOJAC: blocks in team scratch, geometry from the host");
   static constexpr bool host_geometry = Jac == Jacobian::host;  // FamilyElements::jacobian is needed
   bool symmetric_blocks = false;
   // Points per batch: 0, the parameters' choice; 1, the paper's per-point loop; k > 1, batches of

@@ -26,6 +26,9 @@ namespace kfem::mapping {
 struct GemmBlocks {
   using layout = Kokkos::LayoutRight;
   static constexpr const char* name = "gemm";
+  static constexpr const char* help =
+      "the node-pair products as one symmetric GEMM per element in team scratch (in double on CUDA sm_80+: "
+      "the FP64 matrix units)";
   static constexpr int chunk = 16;  // quadrature points per pass through scratch
 
   // Micro-tile: 2 x 2 node pairs per GPU thread (36 accumulators), 4 x 4 on a host thread (the

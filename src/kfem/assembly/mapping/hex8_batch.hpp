@@ -27,13 +27,16 @@ struct Lane {
   KOKKOS_FORCEINLINE_FUNCTION S operator[](int k) const { return v[k][l]; }
 };
 
-// The rows every element adds to: all of them (batch-owner adds only its partition's, hex8_batch_owner.hpp).
+// The rows every element adds to: all of them (the owner-computes variant adds only its partition's,
+// hex8_batch_owner.hpp).
 struct AllRows {
   KOKKOS_FORCEINLINE_FUNCTION constexpr bool operator()(ordinal_t, int) const { return true; }
 };
 
 struct Hex8Batch {
   using layout = Kokkos::LayoutLeft;  // coords(e, k) of consecutive elements are adjacent: vector loads
+  static constexpr const char* name = "batch";
+  static constexpr const char* help = "a thread per SIMD-width batch of elements, one per lane (for CPUs)";
 
   // Elements per thread: a 64-byte vector of scalars on host backends, 1 on a GPU.
   template <class Exec, class S>

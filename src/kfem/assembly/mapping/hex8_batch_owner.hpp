@@ -95,6 +95,10 @@ Hex8BatchOwnerData<S, typename Exec::memory_space> make_hex8_batch_owner_data(co
 }
 
 struct Hex8BatchOwner {
+  static constexpr const char* name = "batch-owner";
+  static constexpr const char* help =
+      "batch's math in partitions of the Morton order that own their rows: no zeroing pass, deterministic "
+      "(for CPUs)";
   static constexpr bool owner_computes = true;
   ordinal_t partitions = 0;  // 0: 2 per host thread (dynamic schedule), one per ~64 elements on a GPU
 

@@ -106,6 +106,10 @@ struct BoxTile {
 };
 
 struct Hex8BoxOwner {
+  static constexpr const char* name = "box-owner";
+  static constexpr const char* help =
+      "structured box meshes: teams own columns of nodes, pairs-mma's math, each value written once (CUDA "
+      "sm_80+)";
   static constexpr bool owner_computes = true;
   // The tile; 0 (default): tile_for's choice. Odd sides give four equal phases of
   // (x + 1) (y + 1) / 4 elements, one per warp.

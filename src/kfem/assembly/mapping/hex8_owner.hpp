@@ -91,6 +91,9 @@ Hex8OwnerData<S, typename Exec::memory_space> make_hex8_owner_data(const Exec& e
 
 struct Hex8Owner {
   using layout = Kokkos::LayoutRight;
+  static constexpr const char* name = "owner";
+  static constexpr const char* help =
+      "owner computes: a warp per node gathers its rows, each value written once; deterministic";
   static constexpr bool owner_computes = true;
   int elements_per_team = 4;  // nodes per team here: one warp each
 

@@ -17,6 +17,9 @@ namespace kfem::mapping {
 template <bool Lower>
 struct Hex8Pairs {
   using layout = Kokkos::LayoutRight;
+  static constexpr const char* name = Lower ? "sympairs" : "pairs";
+  static constexpr const char* help = Lower ? "lower triangle: pairs' math, lower-triangular storage"
+                                            : "a warp per element, Ke as node-pair blocks";
   static constexpr bool lower = Lower;
   int elements_per_team = 4;
 

@@ -16,6 +16,7 @@
 #pragma once
 #include <string>
 
+#include "kfem/assembly/mapping/hex8_pairs.hpp"
 #include "kfem/assembly/mapping/hex8_warp_common.hpp"
 #include "kfem/assembly/warp_mma.hpp"
 
@@ -67,6 +68,10 @@ KOKKOS_INLINE_FUNCTION void pair_products_mma(const Member& t, const double* X, 
 template <bool Lower>
 struct Hex8PairsMma {
   using layout = Kokkos::LayoutRight;
+  static constexpr const char* name = Lower ? "sympairs-mma" : "pairs-mma";
+  static constexpr const char* help =
+      Lower ? "lower triangle: pairs-mma's math, lower-triangular storage"
+            : "pairs' node-pair products on the FP64 matrix units (CUDA sm_80+; emulated on host backends)";
   static constexpr bool lower = Lower;
   int elements_per_team = 4;
 
@@ -82,9 +87,9 @@ struct Hex8PairsMma {
     using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
     using Kokkos::ThreadVectorRange;
     if constexpr (!lanes::has_fp64_mma<Exec>())
-      throw InputError(std::string("mapping ") + (Lower ? "sympairs-mma" : "pairs-mma") + " on " +
-                       Exec::name() + ": needs the FP64 matrix units of CUDA sm_80 or newer (use " +
-                       (Lower ? "sympairs" : "pairs") + ")");
+      throw InputError(std::string("mapping ") + name + " on " + Exec::name() +
+                       ": needs the FP64 matrix units of CUDA sm_80 or newer (use " + Hex8Pairs<Lower>::name +
+                       ")");
     const Isotropic<double> md{double(m.lambda), double(m.mu)};
     const auto body = KOKKOS_LAMBDA(const Member& t) {
       const ordinal_t e = warp_element(t, begin, end);

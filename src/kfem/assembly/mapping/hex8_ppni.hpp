@@ -6,7 +6,7 @@
 
 namespace kfem::mapping {
 // Geometry of all Gauss points from the 24 coordinates X: J (72, scratch), det D[8] and
-// J^{-1} written through jinv(q, 3r+c, value). Shared with the first kernel of `twokernel`.
+// J^{-1} written through jinv(q, 3r+c, value). Shared with Hex8TwoKernel's first kernel.
 template <class S, class Member, class JinvOut>
 KOKKOS_INLINE_FUNCTION void all_qp_geometry(const Member& t, const S* X, S* J, S* D, JinvOut&& jinv) {
   using Kokkos::ThreadVectorRange;
@@ -18,6 +18,10 @@ KOKKOS_INLINE_FUNCTION void all_qp_geometry(const Member& t, const S* X, S* J, S
 template <int ThreadsPerRow>
 struct Hex8Ppni {
   using layout = Kokkos::LayoutRight;
+  static constexpr const char* name = ThreadsPerRow == 4 ? "ppni4" : "ppni8";
+  static constexpr const char* help =
+      ThreadsPerRow == 4 ? "a warp per element, all Gauss points' geometry first, 4 threads per row (kiran)"
+                         : "ppni4 with 8 threads per row";
   using E = LaneEntries<ThreadsPerRow>;
   int elements_per_team = 4;
 

@@ -10,6 +10,11 @@ namespace kfem::mapping {
 template <int ElementsPerTeam = 1>
 struct Hex8Sym300 {
   using layout = Kokkos::LayoutRight;
+  static constexpr const char* name = ElementsPerTeam == 1 ? "sym300" : "sym300x2";
+  static_assert(ElementsPerTeam == 1 || ElementsPerTeam == 2, "a new ElementsPerTeam needs its name");
+  static constexpr const char* help = ElementsPerTeam == 1
+                                          ? "lower triangle: a thread per entry of its 300 (sanfui)"
+                                          : "sym300 with 2 elements per team";
   static constexpr bool lower = true;
   static constexpr int entries = 300;
 

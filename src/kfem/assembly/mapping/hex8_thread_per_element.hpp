@@ -9,6 +9,8 @@
 namespace kfem::mapping {
 struct Hex8Element {
   using layout = Kokkos::LayoutLeft;  // consecutive threads read consecutive elements
+  static constexpr const char* name = "element";
+  static constexpr const char* help = "a thread per element, Ke in thread-local memory (kiran's baseline)";
 
   template <class Exec, class Data, class Adder>
   void launch(const Exec& exec, const Data& d, const Isotropic<typename Data::scalar_type>& m, ordinal_t begin,

@@ -9,6 +9,9 @@
 namespace kfem::mapping {
 struct Hex8TwoKernel {
   using layout = Kokkos::LayoutRight;
+  static constexpr const char* name = "twokernel";
+  static constexpr const char* help =
+      "kernel 1 writes J^-1 and det J, kernel 2 runs a team of 576 threads per element (kiran)";
   int elements_per_team = 4;  // kernel 1 only
 
   template <class Exec, class Data, class Adder>

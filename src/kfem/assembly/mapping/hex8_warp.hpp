@@ -52,6 +52,19 @@ KOKKOS_INLINE_FUNCTION void warp_jacobian(const Member& t, int q, const S* X, S*
 template <int ThreadsPerRow, JacobianReduction R = JacobianReduction::shuffle>
 struct Hex8Warp {
   using layout = Kokkos::LayoutRight;  // a warp reads one element's 24 coordinates at once
+  // warpN, and the reduction where it is not the paper's shuffle (the registry has those at N = 4).
+  static constexpr const char* name =
+      R == JacobianReduction::shuffle ? (ThreadsPerRow == 4 ? "warp4" : "warp8")
+      : R == JacobianReduction::scratch ? (ThreadsPerRow == 4 ? "warp4-scratch" : "warp8-scratch")
+      : R == JacobianReduction::atomic  ? (ThreadsPerRow == 4 ? "warp4-atomic" : "warp8-atomic")
+                                        : (ThreadsPerRow == 4 ? "warp4-vreduce" : "warp8-vreduce");
+  static constexpr const char* help =
+      R == JacobianReduction::shuffle
+          ? (ThreadsPerRow == 4 ? "a warp per element, 4 threads per row of Ke, J reduced by shuffles (kiran)"
+                                : "warp4 with 8 threads per row")
+      : R == JacobianReduction::scratch ? "warp4 with J reduced through scratch"
+      : R == JacobianReduction::atomic  ? "warp4 with J reduced by atomics"
+                                        : "warp4 with J reduced by Kokkos' vector reduction";
   using E = LaneEntries<ThreadsPerRow>;
   int elements_per_team = 4;  // warps per block on a GPU: a tunable
 

@@ -65,6 +65,8 @@ struct TeamKernel {
 struct TeamPerElement {
   using layout = Kokkos::LayoutRight;  // a team reads one element's data at once
   static constexpr const char* name = "team";
+  static constexpr const char* help =
+      "a team per element: the geometry of every point once in scratch, lanes over node pairs";
 
   template <class Exec, class Elements, class Op, class Target, class Adder>
   void launch(const Exec& exec, const Elements& els, const Op& op, const Target& where, ordinal_t begin,

@@ -60,6 +60,8 @@ struct ThreadKernel {
 struct ThreadPerElement {
   using layout = Kokkos::LayoutLeft;  // consecutive threads read consecutive elements
   static constexpr const char* name = "thread";
+  static constexpr const char* help =
+      "a thread per element, nothing shared: the geometry recomputed per strip of node pairs";
   static constexpr int strip = 4;  // 4 x dim^2 accumulators: registers, not local memory
 
   template <class Exec, class Elements, class Op, class Target, class Adder>

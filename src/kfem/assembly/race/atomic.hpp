@@ -8,6 +8,8 @@
 
 namespace kfem::race {
 struct Atomic {
+  static constexpr const char* name = "atomic";
+  static constexpr const char* help = "one launch, every add atomic; the summation order varies run to run";
   static constexpr bool needs_coloring = false;
 
   template <class Values>

@@ -8,6 +8,9 @@
 
 namespace kfem::race {
 struct Colored {
+  static constexpr const char* name = "colored";
+  static constexpr const char* help =
+      "a launch per colour of elements that share no node, plain adds; bitwise reproducible";
   static constexpr bool needs_coloring = true;
 
   template <class Values>

@@ -5,6 +5,9 @@
 
 namespace kfem::race {
 struct None {
+  static constexpr const char* name = "none";
+  static constexpr const char* help =
+      "one writer per value (owner computes): nothing to colour, lock or zero; deterministic";
   static constexpr bool needs_coloring = false;
   static constexpr bool single_writer = true;
 };

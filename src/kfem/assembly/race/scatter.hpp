@@ -9,6 +9,9 @@
 
 namespace kfem::race {
 struct Scatter {
+  static constexpr const char* name = "scatter";
+  static constexpr const char* help =
+      "Kokkos::ScatterView: per-thread copies reduced at the end on host backends, atomics on GPUs";
   static constexpr bool needs_coloring = false;
 
   template <class SV>

@@ -25,7 +25,7 @@ struct ElementMatrices {
 
   // The adder: a store, no read of the output. An add would read every entry back first: at p = 7
   // those loads held gemm's epilogue for 20 % of its stall samples on the H200
-  // (reports/runs/2026-11-26-h200-procurement-batch-owner).
+  // (the H200 procurement run of 2026-11-26, reports/README.md).
   template <class Values>
   struct Store {
     Values v;

@@ -197,7 +197,9 @@ Model model_of(const MeshSpec& spec, const Deck& deck) {
   if (spec.box)
     what += fmt::format(" ({} elements, {} nodes)", box_num_elements(*spec.box, spec.cell),
                         box_num_nodes(*spec.box, spec.cell));
-  return allocating(what, [&] { return build_model(spec, deck); });
+  const std::optional<std::size_t> graph_bytes =
+      deck.stages ? std::nullopt : std::optional<std::size_t>(device_free_bytes(deck.backend));
+  return allocating(what, [&] { return build_model(spec, deck, graph_bytes); });
 }
 
 Oracle oracle_of(const Model& model, const Deck& deck) {

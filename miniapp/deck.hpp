@@ -9,23 +9,11 @@
 #include "kfem/mesh/box.hpp"
 #include "kfem/mesh/mesh.hpp"
 #include "kfem/mesh/renumber.hpp"
+#include "kfem/pipeline/settings.hpp"
 
 namespace kfem::app {
-struct MeshSpec {
-  std::string
-      name;  // as the user wrote it: "mesh2", "64x8x8", "prism:8x4x4", "tri:64x32", "capacitor", "a.msh"
-  CellType cell = CellType::hex8;  // of a generator; a file's family is known once read
-  std::optional<BoxSpec> box;      // hex, prism (NXxNYxNZ) and triangle (NXxNY, nz unused) boxes
-  bool capacitor = false;          // amorim's capacitor, meshed with Gmsh (mesh.capacitor keys)
-  std::string file;                // Gmsh 4.1 file
-  double triangles = 0;            // "capacitor:N": about N triangles (0: mesh.capacitor.triangles)
-};
-
-// Fixed values on a named boundary node set: 1 value (electrostatics) or 3 (elasticity).
-struct DirichletSpec {
-  std::string name;
-  std::vector<double> values;
-};
+using pipeline::DirichletSpec;
+using pipeline::MeshSpec;
 
 // bench.scaling (kfem bench under mpirun): each rank count k of `ranks` runs on the launcher's first
 // k ranks; weak points stretch the deck's first mesh (a box) k times along x, strong points keep it.
@@ -41,28 +29,18 @@ struct ProcurementSpec {
   double max_spread = 0.10;            // (max - min) / median of the scored assembly samples
 };
 
-struct Deck {
-  std::string source = "<defaults>";
+// A deck: the pipeline's settings (the physics, the mesh's treatment, the solver, verify_limit) and
+// what the driver sweeps, runs and writes.
+struct Deck : pipeline::Settings {
   std::vector<MeshSpec> meshes{MeshSpec{"16x2x2", CellType::hex8, BoxSpec{}, false, {}}};
-  Renumbering renumber = Renumbering::natural;
-  std::uint64_t seed = 1;
-  double distort = 0.0;
-  int refine = 0;  // mesh.refine: uniform refinements of every tri3 mesh (x4 triangles each)
-  std::string problem = "elasticity";  // elasticity | electrostatics
-  int order = 1;                       // element.order: prisms 1..7; tri3 and hex8 are order 1
-  std::vector<int> orders{1};          // bench sweeps these (element.order as a list); order = the first
+  std::vector<int> orders{1};  // bench sweeps these (element.order as a list); order = the first
   std::map<int, std::vector<MeshSpec>> meshes_by_order;  // mesh.sizes as {order: sizes}: meshes per order
-  double young = 200e9, poisson = 0.333, force = 1.0e6;
-  double permittivity = 1.0;                             // electrostatics
-  std::vector<DirichletSpec> dirichlet;                  // bc.dirichlet, in deck order
-  double capacitor_width = 8.0, capacitor_height = 4.0;  // mesh.capacitor.box: the air box [in]
-  double capacitor_triangles = 2.0e4;                    // mesh.capacitor.triangles: size knob
   std::string target = "default";  // assembly.target of the generic mappings: index | search
   std::vector<std::string> mappings{"default"}, races{"default"}, scalars{"double"};
-  std::string coloring = "greedy";  // greedy | device
+  std::string coloring = "greedy";       // greedy | device
   std::string element_order = "morton";  // natural | morton: launch order without colouring
-  int elements_per_team = 4;        // warp mappings on a GPU: warps (elements) per block
-  bool symmetric_blocks = false;    // banas mappings: integrate the blocks b <= a, mirror the rest
+  int elements_per_team = 4;             // warp mappings on a GPU: warps (elements) per block
+  bool symmetric_blocks = false;         // banas mappings: integrate the blocks b <= a, mirror the rest
   std::string backend = "default";
   // parallel.partition under mpirun: metis | rcb | default (METIS for mesh files, RCB for boxes)
   std::string partition = "default";
@@ -70,11 +48,8 @@ struct Deck {
   // solver.operator: csr | ebe-v1 | ebe-v2 (names.hpp); `run` uses the first, bench sweeps them
   // when its points solve
   std::vector<std::string> operators{"csr"};
-  double tolerance = 1e-8;
-  int max_iterations = 20000;
   int warmup = 2, repetitions = 5;
-  bool bench_solve = false;     // bench.solve: every point also solves, compared with a reference
-  long verify_limit = 3000000;  // elements above which the host oracle is skipped (reported as such)
+  bool bench_solve = false;  // bench.solve: every point also solves, compared with a reference
   bool stages = false;  // bench.stages: banas' stage bench (element matrices to the host) instead of assembly
   double launch_bytes = 0;             // bench.launch_bytes: element-matrix output per launch; 0 = auto
   bool retune = false;                 // kfem run --retune: mapping auto times its candidates again

@@ -10,8 +10,11 @@ namespace kfem::app {
 namespace {
 const std::vector<std::pair<std::string, TargetKind>> targets = {{"index", TargetKind::index},
                                                                  {"search", TargetKind::search}};
-const std::vector<std::pair<std::string, Renumbering>> renumberings = {
-    {"natural", Renumbering::natural}, {"random", Renumbering::random}, {"rcm", Renumbering::rcm}};
+const std::vector<std::pair<std::string, Renumbering>> renumbering_names = [] {
+  std::vector<std::pair<std::string, Renumbering>> out;
+  for (const Renumbering r : renumberings) out.emplace_back(renumbering_name(r), r);
+  return out;
+}();
 const std::vector<std::pair<std::string, SolveOperator>> operators = {
     {"csr", SolveOperator::csr}, {"ebe-v1", SolveOperator::ebe_v1}, {"ebe-v2", SolveOperator::ebe_v2}};
 
@@ -159,8 +162,8 @@ std::string strategies_markdown() {
     out += "| `" + r.name + "` | " + race_mappings(r, all) + " | " + cell(r.help) + " |\n";
   return out;
 }
-Renumbering renumbering_from_name(const std::string& name) { return lookup(renumberings, name, "renumbering", false); }
-std::string name_of(Renumbering r) { return reverse(renumberings, r); }
+Renumbering renumbering_from_name(const std::string& name) { return lookup(renumbering_names, name, "renumbering", false); }
+std::string name_of(Renumbering r) { return reverse(renumbering_names, r); }
 std::vector<std::string> race_names() {
   std::vector<std::string> v = entry_names<RaceRegistry>();
   v.push_back(acoo_race);

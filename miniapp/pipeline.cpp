@@ -11,7 +11,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "backend.hpp"
+#include "kfem/core/backends.hpp"
 #include "kfem/assembly/make_assembler.hpp"
 #include "kfem/assembly/reference.hpp"
 #include "kfem/coloring/device_coloring.hpp"
@@ -42,7 +42,7 @@ double model_flops_per_element(const Model& model) {
   const double D = r.dim, V = r.vertices, N = r.nsh;
   const double per_point = 2 * V * D * D + (r.dim == 3 ? 45 : 8) + 2 * N * D * D + N * N * 2 * D * D;
   double block = 0;
-  with_family(model.mesh.cell, [&](auto family) {
+  fe::with_family(model.mesh.cell, [&](auto family) {
     using Op = decltype(detail::make_operator<decltype(family), double>(std::declval<const Deck&>()));
     block = Op::block_flops(r.dim);
   });
@@ -113,7 +113,7 @@ json point(const Exec& exec, const Model& model, const Deck& deck, const PointRe
   json out, setup;
   Problem<Exec> p;
   const std::unique_ptr<AssemblerBase<Exec, S>> assembler =
-      detail::prepare_graph_assembly<Exec, S, Family>(exec, model, deck, req, oracle, p, setup);
+      detail::prepare_graph_assembly<Exec, S, Family>(exec, model, deck, req, p, setup);
   out["setup"] = setup;
   out.update(detail::strategy_fields<Exec>(req, deck));
   out["index_bytes_per_element"] = assembler->index_bytes_per_element();
@@ -169,7 +169,7 @@ json point(const Exec& exec, const Model& model, const Deck& deck, const PointRe
     ScopedRegion r("kfem::solve");
     const std::optional<HostCsr<double>> K = energy ? detail::full_matrix(*got, lower) : std::nullopt;
     if (req.op != SolveOperator::csr) {
-      out["solve"] = detail::ebe_solve(model, deck, req, oracle, K ? &*K : nullptr);
+      out["solve"] = detail::ebe_solve(model, deck, req, K ? &*K : nullptr);
     } else {
       const auto in = detail::solve_inputs<S, Mem>(req);
       const double bc_s =

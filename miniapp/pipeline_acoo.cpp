@@ -8,6 +8,7 @@
 // too: DOF graph + element data with the CSR index + atomic assembly, same mapping and scalar.
 #include <Kokkos_Core.hpp>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,9 +16,7 @@
 #include "kfem/assembly/acoo/acoo_assembler.hpp"
 #include "kfem/assembly/family_assembler.hpp"
 #include "kfem/assembly/make_assembler.hpp"
-#include "kfem/assembly/race/atomic.hpp"
 #include "kfem/assembly/strategies.hpp"
-#include "kfem/assembly/target/csr_index.hpp"
 #include "kfem/core/error.hpp"
 #include "kfem/io/matrix_market.hpp"
 #include "kfem/sparsity/dof_graph.hpp"
@@ -33,17 +32,19 @@ json samples_json(const std::vector<double>& samples) {
 
 // The graph path on p's device mesh, for the comparison: DOF graph, element data with the CSR index,
 // atomic assembly (NaN-poisoned, warm-up + repetitions) and the same kernels with the adds discarded.
+// The assembler comes from make_assembler, whose kernels the library compiles once.
 template <class Exec, class S, class Family, class Mapping, class Op>
-json graph_path(const Exec& exec, const Model& model, const Deck& deck, Problem<Exec> p,
+json graph_path(const Exec& exec, const Model& model, const Deck& deck, MappingKind mapping, Problem<Exec> p,
                 const fe::Reference<Family, S, typename Exec::memory_space>& ref, const Op& op,
                 json& element_computation) {
-  using Assembler = FamilyAssembler<Exec, Family, Op, Mapping, race::Atomic, target::Index, S>;
   ScopedRegion r("kfem::acoo::graph_path");
   json g = {{"race", "atomic"}, {"target", "index"}, {"mapping", Mapping::name}};
   g["graph_s"] = time_fenced(
       exec, [&] { p.graph = build_dof_graph(exec, p.dofs, model.dofs.num_nodes, model.components); });
-  std::optional<Assembler> a;
-  g["element_data_s"] = time_fenced(exec, [&] { a.emplace(exec, p, ref, op); });
+  AssemblerChoice choice{mapping, RaceKind::atomic, TargetKind::index};
+  if constexpr (has_elements_per_team<Mapping>::value) choice.elements_per_team = Mapping{}.elements_per_team;
+  std::unique_ptr<AssemblerBase<Exec, S>> a;
+  g["element_data_s"] = time_fenced(exec, [&] { a = make_assembler<Exec, Family, S>(exec, p, ref, op, choice); });
   Kokkos::View<S*, typename Exec::memory_space> values(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::values"), p.graph.dof.nnz());
   const std::vector<double> samples = time_repeated(
@@ -74,9 +75,14 @@ json acoo_point_on(const Exec& exec, const Model& model, const Deck& deck, const
   using Acoo = AcooAssembler<Exec, Family, std::decay_t<decltype(op)>, S, Mapping>;
   json out, setup;
   Problem<Exec> p;
-  setup["mesh_to_device_s"] = detail::upload_model(exec, model, p);
-  detail::set_dof_count(p, model);  // a-COO builds its own pattern
-  if (req.time_colorings) setup.update(detail::coloring_times(exec, model, oracle, p));
+  pipeline::SetupChoice choice;
+  choice.pattern = false;  // a-COO builds its own
+  choice.time_colorings = req.time_colorings;
+  {
+    pipeline::Setup<Exec> s = pipeline::make_setup(exec, model.mesh, model.dofs, model.components, model.orders, choice);
+    p = std::move(s.problem);
+    setup = std::move(s.times);
+  }
   const auto ref = fe::to_device<Family, S>(exec, model.reference);
 
   // Each run from scratch: element data (coordinates, DOF pairs), lists, insertion, consolidation,
@@ -141,7 +147,7 @@ json acoo_point_on(const Exec& exec, const Model& model, const Deck& deck, const
       "element data (coordinates, DOF pairs) + the a-COO assembly, from the mesh on the device";
   if (req.timed) {
     json element_computation;
-    json g = graph_path<Exec, S, Family, Mapping>(exec, model, deck, p, ref, op, element_computation);
+    json g = graph_path<Exec, S, Family, Mapping>(exec, model, deck, req.mapping, p, ref, op, element_computation);
     const double acoo_s = summarize(total).median;
     g["acoo_total_s"] = acoo_s;
     g["acoo_speedup"] = g["total_s"].get<double>() / acoo_s;  // > 1: a-COO is faster from a new mesh
@@ -165,7 +171,7 @@ json acoo_point_on(const Exec& exec, const Model& model, const Deck& deck, const
     const std::optional<HostCsr<double>> K = detail::full_matrix(got, false);
     csr = {};
     if (req.op != SolveOperator::csr) {
-      out["solve"] = detail::ebe_solve(model, deck, req, oracle, &*K);
+      out["solve"] = detail::ebe_solve(model, deck, req, &*K);
     } else {
       const auto in = detail::solve_inputs<S, Mem>(req);
       const double assemble_s = time_fenced(exec, [&] {

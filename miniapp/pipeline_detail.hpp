@@ -1,6 +1,6 @@
 // What the three paths of a point share: pipeline.cpp (DOF graph + CSR assembly), pipeline_acoo.cpp
-// (a-COO, no graph) and pipeline_ebe.cpp (element-by-element CG). Device set-up, colouring,
-// verification and the solve's inputs and read-outs are written once, here.
+// (a-COO, no graph) and pipeline_ebe.cpp (element-by-element CG). Their device set-up is the
+// library's (kfem/pipeline/setup.hpp); verification and the solve's inputs and read-outs are here.
 #pragma once
 #include <Kokkos_Core.hpp>
 #include <nlohmann/json.hpp>
@@ -11,11 +11,10 @@
 #include <utility>
 #include <vector>
 
-#include "backend.hpp"
+#include "kfem/core/backends.hpp"
 #include "kfem/assembly/problem.hpp"
 #include "kfem/assembly/reference.hpp"
-#include "kfem/coloring/coloring.hpp"
-#include "kfem/coloring/device_coloring.hpp"
+#include "kfem/pipeline/setup.hpp"
 #include "kfem/core/types.hpp"
 #include "kfem/fe/family.hpp"
 #include "kfem/fe/operator.hpp"
@@ -32,7 +31,7 @@ template <class F>
 void with_point_types(const Model& model, const PointRequest& req, F&& f) {
   with_backend(req.backend, [&](auto exec) {
     with_scalar(req.scalar,
-                [&](auto s) { with_family(model.mesh.cell, [&](auto family) { f(exec, s, family); }); });
+                [&](auto s) { fe::with_family(model.mesh.cell, [&](auto family) { f(exec, s, family); }); });
   });
 }
 
@@ -47,78 +46,9 @@ auto make_operator(const Deck& deck) {
   }
 }
 
-template <class Mem>
-struct Iota {
-  Kokkos::View<ordinal_t*, Mem> v;
-  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t e) const { v(e) = e; }
-};
-
-// Mesh, element DOF nodes and the natural element order to the device, the start of every path;
-// the fenced seconds of the mesh and DOF copies. No DOF graph: set_dof_count or build_dof_graph.
-template <class Exec>
-double upload_model(const Exec& exec, const Model& model, Problem<Exec>& p) {
-  using Mem = typename Exec::memory_space;
-  ScopedRegion r("kfem::setup::mesh_to_device");
-  const DofMap& dm = model.dofs;
-  const double s = time_fenced(exec, [&] {
-    p.mesh = to_device(exec, model.mesh);
-    p.dofs = decltype(p.dofs)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::element_dofs"),
-                              dm.num_elements(), dm.nodes_per_element);
-    Kokkos::deep_copy(
-        exec, p.dofs,
-        Kokkos::View<const ordinal_t**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-            dm.element_nodes.data(), dm.num_elements(), dm.nodes_per_element));
-  });
-  p.natural = Kokkos::View<ordinal_t*, Mem>("kfem::natural_order", model.mesh.num_elements());
-  Kokkos::parallel_for("kfem::iota", Kokkos::RangePolicy<Exec>(exec, 0, model.mesh.num_elements()),
-                       Iota<Mem>{p.natural});
-  return s;
-}
-
-// The paths that build no pattern (a-COO, EbE) still size their vectors by Problem::num_dofs().
-template <class Exec>
-void set_dof_count(Problem<Exec>& p, const Model& model) {
-  p.graph.components = model.components;
-  p.graph.dof.num_rows = ordinal_t(model.components * model.dofs.num_nodes);
-}
-
-// The element colouring of deck.coloring into p: greedy on the host (once per mesh, kept in the
-// oracle) or on the device. Returns the setup fields coloring_s, coloring_method, colors.
-template <class Exec>
-nlohmann::json attach_coloring(const Exec& exec, const Model& model, const Deck& deck, const Oracle& oracle,
-                               Problem<Exec>& p) {
-  ScopedRegion r("kfem::setup::coloring");
-  const Mesh& mesh = model.mesh;
-  nlohmann::json out;
-  Coloring c;
-  if (deck.coloring == "device") {
-    out["coloring_s"] = time_fenced(
-        exec, [&] { c = device_coloring(exec, p.mesh.conn, p.mesh.num_nodes, mesh.nodes_per_element()); });
-  } else {  // the host colouring does not depend on the backend: computed once per mesh
-    if (!oracle.greedy)
-      oracle.greedy_seconds = time_fenced(exec, [&] { oracle.greedy = greedy_coloring(mesh); });
-    c = *oracle.greedy;
-    out["coloring_s"] = oracle.greedy_seconds;
-  }
-  out["coloring_method"] = deck.coloring;
-  out["colors"] = c.num_colors();
-  const std::string bad = check_coloring(mesh, c);
-  if (!bad.empty()) throw std::runtime_error("invalid colouring: " + bad);
-  set_coloring(exec, p, std::move(c));
-  return out;
-}
-
-// Pre-processing report: both colourings timed, whichever the point uses (the greedy one once per mesh).
-template <class Exec>
-nlohmann::json coloring_times(const Exec& exec, const Model& model, const Oracle& oracle,
-                              const Problem<Exec>& p) {
-  ScopedRegion r("kfem::setup::coloring_times");
-  if (!oracle.greedy)
-    oracle.greedy_seconds = time_fenced(exec, [&] { oracle.greedy = greedy_coloring(model.mesh); });
-  const double device_s = time_fenced(exec, [&] {
-    (void)device_coloring(exec, p.mesh.conn, p.mesh.num_nodes, model.mesh.nodes_per_element());
-  });
-  return {{"coloring_greedy_s", oracle.greedy_seconds}, {"coloring_device_s", device_s}};
+// The deck's colouring method (assembly.coloring: greedy | device).
+inline pipeline::ColoringMethod coloring_method(const Deck& deck) {
+  return deck.coloring == "device" ? pipeline::ColoringMethod::device : pipeline::ColoringMethod::greedy;
 }
 
 // The assembled matrix against the oracle (or an explicit 'skipped' when the mesh is too large for it).
@@ -211,6 +141,5 @@ nlohmann::json acoo_point(const Model& model, const Deck& deck, const PointReque
 nlohmann::json distributed_point(const Model& model, const Deck& deck, const PointRequest& req,
                                  const Oracle& oracle);
 // The solve of an EbE operator (pipeline_ebe.cpp) on the point's problem; K as in solve_report.
-nlohmann::json ebe_solve(const Model& model, const Deck& deck, const PointRequest& req, const Oracle& oracle,
-                         const HostCsr<double>* K);
+nlohmann::json ebe_solve(const Model& model, const Deck& deck, const PointRequest& req, const HostCsr<double>* K);
 }  // namespace kfem::app::detail

@@ -25,7 +25,7 @@ using V2Mapping = mapping::ThreadPerElement;
 
 template <class Exec, class S, class Family>
 json ebe_solve_on(const Exec& exec, const Model& model, const Deck& deck, const PointRequest& req,
-                  const Oracle& oracle, const HostCsr<double>* K) {
+                  const HostCsr<double>* K) {
   using Mem = typename Exec::memory_space;
   const auto op = detail::make_operator<Family, S>(deck);
   using Op = std::decay_t<decltype(op)>;
@@ -33,9 +33,15 @@ json ebe_solve_on(const Exec& exec, const Model& model, const Deck& deck, const 
   const EbeRace race = req.ebe_atomic ? EbeRace::atomic : EbeRace::colored;
   json setup;
   Problem<Exec> p;
-  setup["mesh_to_device_s"] = detail::upload_model(exec, model, p);
-  detail::set_dof_count(p, model);  // products need no pattern
-  if (race == EbeRace::colored) setup.update(detail::attach_coloring(exec, model, deck, oracle, p));
+  pipeline::SetupChoice choice;
+  choice.pattern = false;  // products need none
+  choice.coloring = race == EbeRace::colored;
+  choice.coloring_method = detail::coloring_method(deck);
+  {
+    pipeline::Setup<Exec> s = pipeline::make_setup(exec, model.mesh, model.dofs, model.components, model.orders, choice);
+    p = std::move(s.problem);
+    setup = std::move(s.times);
+  }
   const auto ref = fe::to_device<Family, S>(exec, model.reference);
   std::unique_ptr<EbeOperator<Exec, S>> A;
   setup["operator_s"] = time_fenced(exec, [&] {
@@ -68,12 +74,11 @@ json ebe_solve_on(const Exec& exec, const Model& model, const Deck& deck, const 
 }  // namespace
 
 namespace detail {
-json ebe_solve(const Model& model, const Deck& deck, const PointRequest& req, const Oracle& oracle,
-               const HostCsr<double>* K) {
+json ebe_solve(const Model& model, const Deck& deck, const PointRequest& req, const HostCsr<double>* K) {
   ScopedRegion r("kfem::solve::ebe");
   json out;
   with_point_types(model, req, [&](auto exec, auto s, auto family) {
-    out = ebe_solve_on<decltype(exec), decltype(s), decltype(family)>(exec, model, deck, req, oracle, K);
+    out = ebe_solve_on<decltype(exec), decltype(s), decltype(family)>(exec, model, deck, req, K);
   });
   return out;
 }

@@ -137,9 +137,7 @@ json distributed(const Exec& exec, const parallel::Comm& comm, const Model& glob
   RankFigures mine;
   json out, setup;
   Problem<Exec> p;
-  const Oracle local_oracle;  // caches the local mesh's host colouring; the matrix oracle is rank 0's
-  const auto assembler =
-      prepare_graph_assembly<Exec, S, Family>(exec, local, deck, req, local_oracle, p, setup);
+  const auto assembler = prepare_graph_assembly<Exec, S, Family>(exec, local, deck, req, p, setup);
   out["setup"] = setup;
   out.update(strategy_fields<Exec>(req, deck));
   out["index_bytes_per_element"] = assembler->index_bytes_per_element();
@@ -297,7 +295,7 @@ json distributed_point(const Model& model, const Deck& deck, const PointRequest&
     const double distribute_s = comm.max(since(t1));
     if (comm.max(std::int64_t(part.owned == 0)) > 0) return true;  // known to every rank alike
     const Model local{std::move(part.mesh), std::move(part.dofs), model.reference, model.components,
-                      model.info};
+                      model.info, {}};
     with_point_types(local, req, [&](auto exec, auto s, auto family) {
       out = distributed<decltype(exec), decltype(s), decltype(family)>(exec, comm, model, local, part, deck,
                                                                        req, oracle);

@@ -11,7 +11,7 @@
 #include <fstream>
 #include <limits>
 
-#include "backend.hpp"
+#include "kfem/core/backends.hpp"
 #include "kfem/assembly/make_assembler.hpp"
 #include "kfem/core/error.hpp"
 #include "kfem/dofs/dof_map.hpp"
@@ -59,7 +59,7 @@ Model sample_of(const Model& m, std::size_t n) {
 // Full-storage mappings serving the family, in registry order.
 std::vector<std::string> candidate_mappings(CellType cell) {
   std::vector<std::string> out;
-  with_family(cell, [&](auto family) {
+  fe::with_family(cell, [&](auto family) {
     using Family = decltype(family);
     std::apply(
         [&](auto... e) {
@@ -159,7 +159,7 @@ TunerChoice tune(const Model& model, const Deck& deck, const std::string& race, 
   quick.warmup = 1, quick.repetitions = 3;
   quick.verify_limit = std::numeric_limits<long>::max();
   quick.export_matrix.clear();
-  const Oracle oracle = oracle_of(sample, quick);  // also caches the sample's greedy colouring
+  const Oracle oracle = oracle_of(sample, quick);
   const std::vector<std::string> races =  // registry order: colored, atomic, scatter, none
       race == "default" ? entry_names<RaceRegistry>() : std::vector<std::string>{race};
   json candidates = json::array();

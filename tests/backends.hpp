@@ -1,18 +1,22 @@
-// The category header: the execution spaces every typed test runs on in this build.
-// The one place a test names a backend; tests themselves are written once.
+// The category header: the execution spaces every typed test runs on in this build, those the
+// library instantiates its kernels for (core/exec_spaces.hpp). The one place a test names a
+// backend; tests themselves are written once.
 #pragma once
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
+#include <tuple>
+
+#include "kfem/core/exec_spaces.hpp"
 
 namespace kfem::test {
-#if defined(KOKKOS_ENABLE_CUDA) && defined(KOKKOS_ENABLE_SERIAL)
-using ExecSpaces = ::testing::Types<Kokkos::Cuda, Kokkos::Serial>;
-#elif defined(KOKKOS_ENABLE_OPENMP) && defined(KOKKOS_ENABLE_SERIAL)
-using ExecSpaces = ::testing::Types<Kokkos::OpenMP, Kokkos::Serial>;
-#else
-using ExecSpaces = ::testing::Types<Kokkos::DefaultExecutionSpace>;
-#endif
+template <class Tuple>
+struct AsTypes;
+template <class... Spaces>
+struct AsTypes<std::tuple<Spaces...>> {
+  using type = ::testing::Types<Spaces...>;
+};
+using ExecSpaces = typename AsTypes<EnabledSpaces>::type;
 
 // Readable test names: "OpenMP", "Serial", "Cuda".
 struct SpaceName {

@@ -84,4 +84,14 @@ Reference<Family, S, typename Exec::memory_space> to_device(const Exec& exec, co
   exec.fence();
   return r;
 }
+
+// The family of a mesh's cells, as a tag type (the registry's FamilyRegistry).
+template <class F>
+void with_family(CellType cell, F&& f) {
+  switch (cell) {
+    case CellType::tri3: return f(fe::Tri3{});
+    case CellType::hex8: return f(fe::Hex8{});
+    case CellType::prism6: return f(fe::Prism{});
+  }
+}
 }  // namespace kfem::fe

@@ -8,6 +8,11 @@
 
 namespace kfem {
 enum class Renumbering { natural, random, rcm };
+inline constexpr Renumbering renumberings[] = {Renumbering::natural, Renumbering::random, Renumbering::rcm};
+// As decks and reports spell it: "natural", "random", "rcm".
+constexpr const char* renumbering_name(Renumbering r) {
+  return r == Renumbering::random ? "random" : r == Renumbering::rcm ? "rcm" : "natural";
+}
 
 // perm[old] = new. natural: identity; random: Fisher-Yates driven by mt19937_64(seed);
 // rcm: reverse Cuthill-McKee on the node graph (nodes sharing an element), one pass per connected

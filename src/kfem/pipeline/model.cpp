@@ -1,4 +1,4 @@
-#include "model.hpp"
+#include "kfem/pipeline/model.hpp"
 
 #include <fmt/format.h>
 
@@ -9,7 +9,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "backend.hpp"
+#include "kfem/core/backends.hpp"
 #include "kfem/core/error.hpp"
 #include "kfem/dofs/vtk_lagrange.hpp"
 #include "kfem/io/vtu.hpp"
@@ -25,14 +25,13 @@
 #include "kfem/report/context.hpp"
 #include "kfem/report/timing.hpp"
 #include "kfem/solve/cg.hpp"
-#include "names.hpp"
 
-namespace kfem::app {
+namespace kfem::pipeline {
 using nlohmann::json;
 using clock = std::chrono::steady_clock;
 
 namespace {
-Mesh make_mesh(const MeshSpec& spec, const Deck& deck) {
+Mesh make_mesh(const MeshSpec& spec, const Settings& deck) {
   if (spec.capacitor) {
     CapacitorSpec base;
     base.box_width = deck.capacitor_width, base.box_height = deck.capacitor_height;
@@ -46,7 +45,7 @@ Mesh make_mesh(const MeshSpec& spec, const Deck& deck) {
 }
 
 // Which (family, problem) pairs kfem solves, and the orders each family has.
-void check_family(const Mesh& mesh, const Deck& deck, const std::string& where) {
+void check_family(const Mesh& mesh, const Settings& deck, const std::string& where) {
   const bool electro = deck.problem == "electrostatics";
   if (mesh.cell == CellType::tri3 && !electro)
     throw InputError(where +
@@ -59,11 +58,11 @@ void check_family(const Mesh& mesh, const Deck& deck, const std::string& where) 
                      " (only prisms have orders 2..7)");
 }
 
-// Free memory of the deck's backend when it is a device that can be asked (CUDA: device_info),
-// else 0. Kokkos 3.4 has no portable query, so other device backends go unchecked.
-std::size_t device_free_bytes(const Deck& deck) {
+}  // namespace
+
+std::size_t device_free_bytes(const std::string& backend) {
   bool device = false;
-  with_backend(deck.backend, [&](auto exec) {
+  with_backend(backend, [&](auto exec) {
     using Mem = typename decltype(exec)::memory_space;
     device = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
   });
@@ -71,7 +70,6 @@ std::size_t device_free_bytes(const Deck& deck) {
   const auto info = device_info();
   return info ? info->free_bytes : 0;
 }
-}  // namespace
 
 void check_graph_size(const std::string& where, const GraphCounts& c, std::size_t device_free_bytes) {
   const double dofs = double(c.components) * double(c.dof_nodes);
@@ -94,7 +92,7 @@ void check_graph_size(const std::string& where, const GraphCounts& c, std::size_
                     double(device_free_bytes) / (1u << 30)));
 }
 
-Model build_model(const MeshSpec& spec, const Deck& deck) {
+Model build_model(const MeshSpec& spec, const Settings& deck, std::optional<std::size_t> graph_device_bytes) {
   ScopedRegion r("kfem::setup::mesh");
   const auto t0 = clock::now();
   Model m;
@@ -142,7 +140,7 @@ Model build_model(const MeshSpec& spec, const Deck& deck) {
       {"dofs", std::int64_t(m.components) * m.dofs.num_nodes},
       {"shape_functions", m.reference.nsh},
       {"quadrature_points", m.reference.nq},
-      {"renumber", name_of(deck.renumber)},
+      {"renumber", renumbering_name(deck.renumber)},
       {"distort", deck.distort},
       {"generate_s", mesh_s},
       {"dof_map_s", dofs_s},
@@ -151,14 +149,14 @@ Model build_model(const MeshSpec& spec, const Deck& deck) {
   if (deck.refine > 0)
     m.info["refine"] = {{"times", deck.refine}, {"seconds", refine_s}, {"includes", "in generate_s"}};
   if (spec.box) m.info["box"] = {spec.box->nx, spec.box->ny, spec.box->nz};
-  if (!deck.stages)
+  if (graph_device_bytes)
     check_graph_size(
         name, {std::int64_t(m.mesh.num_elements()), m.dofs.num_nodes, m.dofs.nodes_per_element, m.components},
-        device_free_bytes(deck));
+        *graph_device_bytes);
   return m;
 }
 
-Oracle make_oracle(const Model& model, const Deck& deck) {
+Oracle make_oracle(const Model& model, const Settings& deck) {
   Oracle o;
   if (long(model.mesh.num_elements()) > deck.verify_limit) return o;
   ScopedRegion r("kfem::oracle");
@@ -179,7 +177,7 @@ Oracle make_oracle(const Model& model, const Deck& deck) {
   return o;
 }
 
-const problems::Problem& problem_of(const Deck& deck) {
+const problems::Problem& problem_of(const Settings& deck) {
   try {
     return problems::problem_for(deck.problem);
   } catch (const InputError& e) {
@@ -187,7 +185,7 @@ const problems::Problem& problem_of(const Deck& deck) {
   }
 }
 
-problems::Parameters problem_parameters(const Deck& deck) {
+problems::Parameters problem_parameters(const Settings& deck) {
   problems::Parameters p;
   p.force = deck.force, p.young = deck.young, p.poisson = deck.poisson, p.permittivity = deck.permittivity;
   for (const auto& d : deck.dirichlet) p.dirichlet.push_back({d.name, d.values});
@@ -195,7 +193,7 @@ problems::Parameters problem_parameters(const Deck& deck) {
   return p;
 }
 
-BoundarySetup boundary_setup(const Model& model, const Deck& deck) {
+BoundarySetup boundary_setup(const Model& model, const Settings& deck) {
   // The cantilever's load always, its clamp unless bc.dirichlet replaces it; the capacitor's
   // plates by name.
   BoundarySetup bc =
@@ -205,7 +203,7 @@ BoundarySetup boundary_setup(const Model& model, const Deck& deck) {
   return bc;
 }
 
-void check_loaded(const Model& model, const BoundarySetup& bc, const Deck& deck) {
+void check_loaded(const Model& model, const BoundarySetup& bc, const Settings& deck) {
   // load.P is finite (check_parameters): a load that is not comes from the tip's area, whose
   // squared lengths overflow past coordinates of about 1e154.
   for (const double f : bc.rhs)
@@ -273,8 +271,8 @@ json ReferenceSolution::info() const {
           {"tolerance", tolerance}};
 }
 
-std::optional<ReferenceSolution> reference_solution(const Model&, const Deck& deck, const BoundarySetup& bc,
-                                                    const Oracle& oracle) {
+std::optional<ReferenceSolution> reference_solution(const Model&, const Settings& deck,
+                                                    const BoundarySetup& bc, const Oracle& oracle) {
   if (!oracle.matrix) return std::nullopt;
   ScopedRegion r("kfem::reference_solution");
   using Exec = Kokkos::DefaultHostExecutionSpace;
@@ -310,12 +308,12 @@ std::optional<ReferenceSolution> reference_solution(const Model&, const Deck& de
   return ref;
 }
 
-json solution_summary(const Model& model, const Deck& deck, const BoundarySetup& bc,
+json solution_summary(const Model& model, const Settings& deck, const BoundarySetup& bc,
                       const std::vector<double>& u, const HostCsr<double>* K) {
   return problem_of(deck).readouts(model.mesh, bc, problem_parameters(deck), u, K);
 }
 
-void write_solution(const std::string& path, const Model& model, const Deck& deck,
+void write_solution(const std::string& path, const Model& model, const Settings& deck,
                     const std::vector<double>& u) {
   const int C = model.components;
   const std::string field = problem_of(deck).field;
@@ -328,4 +326,4 @@ void write_solution(const std::string& path, const Model& model, const Deck& dec
     for (int k : perm) cells.connectivity.push_back(model.dofs.element(e)[k]);
   write_vtu(path, model.dofs.positions, cells, {VtuField{field, C, u}});
 }
-}  // namespace kfem::app
+}  // namespace kfem::pipeline

@@ -1,0 +1,129 @@
+#include "kfem/pipeline/setup.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <chrono>
+#include <stdexcept>
+#include <utility>
+
+#include "kfem/assembly/make_assembler.hpp"  // dispatch_entry
+#include "kfem/assembly/strategies.hpp"
+#include "kfem/coloring/device_coloring.hpp"
+#include "kfem/mesh/renumber.hpp"
+#include "kfem/report/timing.hpp"
+#include "kfem/sparsity/dof_graph.hpp"
+#include "kfem/sparsity/lower.hpp"
+
+namespace kfem::pipeline {
+namespace {
+template <class F>
+double host_seconds(F&& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+template <class Mem>
+struct Iota {
+  Kokkos::View<ordinal_t*, Mem> v;
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t e) const { v(e) = e; }
+};
+
+// Mesh, element DOF nodes and the natural element order to the device; the fenced seconds of the
+// copies.
+template <class Exec>
+double upload(const Exec& exec, const Mesh& mesh, const DofMap& dm, Problem<Exec>& p) {
+  using Mem = typename Exec::memory_space;
+  ScopedRegion r("kfem::setup::mesh_to_device");
+  const double s = time_fenced(exec, [&] {
+    p.mesh = to_device(exec, mesh);
+    p.dofs = decltype(p.dofs)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::element_dofs"),
+                              dm.num_elements(), dm.nodes_per_element);
+    Kokkos::deep_copy(
+        exec, p.dofs,
+        Kokkos::View<const ordinal_t**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+            dm.element_nodes.data(), dm.num_elements(), dm.nodes_per_element));
+  });
+  p.natural = Kokkos::View<ordinal_t*, Mem>("kfem::natural_order", mesh.num_elements());
+  Kokkos::parallel_for("kfem::iota", Kokkos::RangePolicy<Exec>(exec, 0, mesh.num_elements()),
+                       Iota<Mem>{p.natural});
+  return s;
+}
+}  // namespace
+
+const Coloring& MeshOrders::greedy(const Mesh& mesh) const {
+  if (!greedy_) greedy_s_ = host_seconds([&] { greedy_ = greedy_coloring(mesh); });
+  return *greedy_;
+}
+
+const std::vector<ordinal_t>& MeshOrders::morton(const Mesh& mesh) const {
+  if (!morton_) morton_s_ = host_seconds([&] { morton_ = morton_order(mesh); });
+  return *morton_;
+}
+
+SetupChoice csr_setup(MappingKind mapping, RaceKind race, ColoringMethod coloring, bool morton) {
+  SetupChoice c;
+  dispatch_entry<MappingRegistry>(mapping,
+                                  [&](auto e) { c.lower = stores_lower<typename decltype(e)::type>::value; });
+  c.coloring = needs_coloring_kind(race);
+  c.coloring_method = coloring;
+  c.launch_order = morton && follows_launch_order(mapping, race);
+  return c;
+}
+
+template <class Exec>
+Setup<Exec> make_setup(const Exec& exec, const Mesh& mesh, const DofMap& dofs, int components,
+                       const MeshOrders& orders, const SetupChoice& choice) {
+  Setup<Exec> s;
+  Problem<Exec>& p = s.problem;
+  nlohmann::json& t = s.times;
+  t["mesh_to_device_s"] = upload(exec, mesh, dofs, p);
+  if (choice.pattern) {
+    ScopedRegion r("kfem::setup::graph");
+    t["graph_s"] =
+        time_fenced(exec, [&] { p.graph = build_dof_graph(exec, p.dofs, dofs.num_nodes, components); });
+    if (choice.lower) {
+      t["lower_graph_s"] = time_fenced(exec, [&] { p.lower = lower_triangle(exec, p.graph.dof); });
+      // Lower storage reads the node graph and its own pattern: the full pattern's columns (4 bytes
+      // per entry, as much as float values) would only take room from the largest mesh.
+      p.graph.dof.cols = {};
+    }
+  } else {  // the storage sizes its vectors by Problem::num_dofs()
+    p.graph.components = components;
+    p.graph.dof.num_rows = ordinal_t(components * dofs.num_nodes);
+  }
+  if (choice.coloring) {
+    ScopedRegion r("kfem::setup::coloring");
+    Coloring c;
+    if (choice.coloring_method == ColoringMethod::device) {
+      t["coloring_s"] = time_fenced(
+          exec, [&] { c = device_coloring(exec, p.mesh.conn, p.mesh.num_nodes, mesh.nodes_per_element()); });
+    } else {
+      c = orders.greedy(mesh);
+      t["coloring_s"] = orders.greedy_seconds();
+    }
+    t["coloring_method"] = choice.coloring_method == ColoringMethod::device ? "device" : "greedy";
+    t["colors"] = c.num_colors();
+    const std::string bad = check_coloring(mesh, c);
+    if (!bad.empty()) throw std::runtime_error("invalid colouring: " + bad);
+    set_coloring(exec, p, std::move(c));
+  }
+  if (choice.launch_order) {
+    set_launch_order(exec, p, orders.morton(mesh));
+    t["morton_order_s"] = orders.morton_seconds();
+  }
+  if (choice.time_colorings) {
+    ScopedRegion r("kfem::setup::coloring_times");
+    orders.greedy(mesh);
+    t["coloring_greedy_s"] = orders.greedy_seconds();
+    t["coloring_device_s"] = time_fenced(
+        exec, [&] { (void)device_coloring(exec, p.mesh.conn, p.mesh.num_nodes, mesh.nodes_per_element()); });
+  }
+  return s;
+}
+
+#define KFEM_MAKE_SETUP(Exec)                                                                            \
+  template Setup<Exec> make_setup<Exec>(const Exec&, const Mesh&, const DofMap&, int, const MeshOrders&, \
+                                        const SetupChoice&);
+KFEM_FOR_EACH_EXEC_SPACE(KFEM_MAKE_SETUP)
+#undef KFEM_MAKE_SETUP
+}  // namespace kfem::pipeline

@@ -1,0 +1,74 @@
+// The pipeline's second stage: what a point puts on the execution space before it assembles. The
+// mesh and the element DOF nodes always; the DOF graph (the CSR pattern) unless the storage builds
+// its own (a-COO) or has none (EbE); its lower triangle for symmetric mappings; the element colouring
+// of a coloured race; the launch order of uncoloured element-centric kernels. Each step is timed and
+// a Kokkos profiling region; what depends on the mesh alone is computed once (MeshOrders).
+#pragma once
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <vector>
+
+#include "kfem/assembly/problem.hpp"
+#include "kfem/coloring/coloring.hpp"
+#include "kfem/core/exec_spaces.hpp"
+#include "kfem/dofs/dof_map.hpp"
+#include "kfem/mesh/mesh.hpp"
+
+namespace kfem {
+enum class MappingKind;  // assembly/strategies.hpp
+enum class RaceKind;
+}  // namespace kfem
+
+namespace kfem::pipeline {
+// Element orders of one mesh that do not depend on the backend or the point: computed on first use
+// and shared by every point on the mesh (a memo, hence const methods over mutable members). Always
+// asked with the same mesh: the one it belongs to (Model::orders).
+class MeshOrders {
+ public:
+  const Coloring& greedy(const Mesh& mesh) const;  // greedy_coloring(mesh)
+  double greedy_seconds() const { return greedy_s_; }
+  const std::vector<ordinal_t>& morton(const Mesh& mesh) const;  // morton_order(mesh)
+  double morton_seconds() const { return morton_s_; }
+
+ private:
+  mutable std::optional<Coloring> greedy_;
+  mutable std::optional<std::vector<ordinal_t>> morton_;
+  mutable double greedy_s_ = 0, morton_s_ = 0;
+};
+
+enum class ColoringMethod { greedy, device };  // on the host once per mesh, or on the device (KokkosGraph)
+
+// What a point's set-up builds: the storage and race handling decide (assembly/strategies.hpp).
+struct SetupChoice {
+  bool pattern = true;    // the DOF graph; false: a-COO builds its own, EbE products need none
+  bool lower = false;     // symmetric mappings: the lower triangle (the full pattern's columns go)
+  bool coloring = false;  // coloured races and coloured EbE products
+  ColoringMethod coloring_method = ColoringMethod::greedy;
+  bool launch_order = false;    // uncoloured element-centric kernels take the elements in Morton order
+  bool time_colorings = false;  // also time both colourings, whichever is used (pre-processing report)
+};
+
+// The set-up of a point that assembles into CSR with mapping x race (the coloured races colour by
+// `coloring`; the other element-centric ones launch in Morton order when `morton`).
+SetupChoice csr_setup(MappingKind mapping, RaceKind race, ColoringMethod coloring, bool morton);
+
+// The device data of one point and the seconds of each step (fenced). `times` holds the report's
+// setup fields: mesh_to_device_s, graph_s, lower_graph_s, coloring_s, coloring_method, colors,
+// morton_order_s, coloring_greedy_s, coloring_device_s (those of the steps taken).
+template <class Exec>
+struct Setup {
+  Problem<Exec> problem;
+  nlohmann::json times = nlohmann::json::object();
+};
+
+// `dofs`: the DOF map of `mesh`'s family; components: DOFs per DOF node (the problem's).
+template <class Exec>
+Setup<Exec> make_setup(const Exec& exec, const Mesh& mesh, const DofMap& dofs, int components,
+                       const MeshOrders& orders, const SetupChoice& choice);
+
+#define KFEM_EXTERN_MAKE_SETUP(Exec)                                                         \
+  extern template Setup<Exec> make_setup<Exec>(const Exec&, const Mesh&, const DofMap&, int, \
+                                               const MeshOrders&, const SetupChoice&);
+KFEM_FOR_EACH_EXEC_SPACE(KFEM_EXTERN_MAKE_SETUP)
+#undef KFEM_EXTERN_MAKE_SETUP
+}  // namespace kfem::pipeline

@@ -160,7 +160,7 @@ json point(const Exec& exec, const Model& model, const Deck& deck, const PointRe
     ScopedRegion r("kfem::verify");
     got = to_host(target, values);
   }
-  out["verification"] = detail::verification(got ? &*got : nullptr, oracle, lower);
+  out["verification"] = pipeline::verification(got ? &*got : nullptr, oracle, lower);
   if (export_matrix) write_matrix_market(deck.export_matrix, *got, lower);
   if (req.timed && req.diagnostics)
     out["spmv"] = time_spmv(exec, target, values, got ? &*got : nullptr, lower, deck);

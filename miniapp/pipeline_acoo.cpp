@@ -163,7 +163,7 @@ json acoo_point_on(const Exec& exec, const Model& model, const Deck& deck, const
     ScopedRegion r("kfem::verify");
     got = to_host(csr.graph, csr.values);
   }
-  out["verification"] = detail::verification(&got, oracle, false);
+  out["verification"] = pipeline::verification(&got, oracle, false);
   if (!deck.export_matrix.empty() && req.exports) write_matrix_market(deck.export_matrix, got, false);
 
   if (req.solve) {

@@ -15,6 +15,7 @@
 #include "kfem/assembly/problem.hpp"
 #include "kfem/assembly/reference.hpp"
 #include "kfem/pipeline/setup.hpp"
+#include "kfem/pipeline/verify.hpp"
 #include "kfem/core/types.hpp"
 #include "kfem/fe/family.hpp"
 #include "kfem/fe/operator.hpp"
@@ -49,22 +50,6 @@ auto make_operator(const Deck& deck) {
 // The deck's colouring method (assembly.coloring: greedy | device).
 inline pipeline::ColoringMethod coloring_method(const Deck& deck) {
   return deck.coloring == "device" ? pipeline::ColoringMethod::device : pipeline::ColoringMethod::greedy;
-}
-
-// The assembled matrix against the oracle (or an explicit 'skipped' when the mesh is too large for it).
-template <class S>
-nlohmann::json verification(const HostCsr<S>* got, const Oracle& oracle, bool lower) {
-  if (!oracle.matrix || !got) return {{"status", "skipped"}, {"reason", "mesh above bench.verify_limit"}};
-  const double tol = std::is_same<S, float>::value ? 1e-5 : 1e-12;
-  if (lower && !oracle.lower) oracle.lower = lower_part(*oracle.matrix);
-  const MatrixDiff d = compare(*got, lower ? *oracle.lower : *oracle.matrix);
-  return {{"status", d.same_pattern && d.max_rel <= tol ? "passed" : "FAILED"},
-          {"max_abs", d.max_abs},
-          {"max_rel", d.max_rel},
-          {"max_entry_rel", d.max_entry_rel},
-          {"same_pattern", d.same_pattern},
-          {"tolerance", tol},
-          {"oracle_s", oracle.seconds}};
 }
 
 // The full matrix before constraints in double, for the energy read-outs (none for lower storage).

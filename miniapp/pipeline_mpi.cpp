@@ -187,7 +187,7 @@ json distributed(const Exec& exec, const parallel::Comm& comm, const Model& glob
     got = gather_matrix(comm, part, C, to_host(owned, owned_values), global_rows);
   }
   if (root) {
-    out["verification"] = verification(&got, oracle, false);
+    out["verification"] = pipeline::verification(&got, oracle, false);
     if (!deck.export_matrix.empty() && req.exports) write_matrix_market(deck.export_matrix, got, false);
   }
 

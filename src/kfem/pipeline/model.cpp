@@ -177,6 +177,11 @@ Oracle make_oracle(const Model& model, const Settings& deck) {
   return o;
 }
 
+const HostCsr<double>& Oracle::lower() const {
+  if (!lower_) lower_ = lower_part(*matrix);
+  return *lower_;
+}
+
 const problems::Problem& problem_of(const Settings& deck) {
   try {
     return problems::problem_for(deck.problem);

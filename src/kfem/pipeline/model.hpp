@@ -50,9 +50,12 @@ void check_graph_size(const std::string& where, const GraphCounts& counts, std::
 
 // The family's oracle on the host, once per mesh: every point's matrix is compared with it.
 struct Oracle {
-  std::optional<HostCsr<double>> matrix;  // empty when the mesh is above the deck's verify_limit
+  std::optional<HostCsr<double>> matrix;  // empty when the mesh is above settings.verify_limit
   double seconds = 0;
-  mutable std::optional<HostCsr<double>> lower;  // its lower triangle, for symmetric storage
+  const HostCsr<double>& lower() const;  // the matrix's lower triangle (symmetric storage), made once
+
+ private:
+  mutable std::optional<HostCsr<double>> lower_;  // a memo
 };
 Oracle make_oracle(const Model& model, const Settings& settings);
 

@@ -68,13 +68,11 @@ def repo_deck(deck):
     """The deck as a path in this repository ('inputs/x.yaml'), or None when it is not committed here."""
     if not isinstance(deck, str) or not deck:
         return None
-    candidates = [deck] if not os.path.isabs(deck) else []
+    # Committed decks live in inputs/; a file elsewhere in a working tree (an ignored build/ folder)
+    # would make the table depend on the clone it is generated in.
     m = re.search(r"(?:^|/)(inputs/[^/]+\.yaml)$", deck)
-    if m:
-        candidates.append(m.group(1))
-    for c in candidates:
-        if os.path.isfile(os.path.join(REPO, c)):
-            return os.path.normpath(c).replace(os.sep, "/")
+    if m and os.path.isfile(os.path.join(REPO, m.group(1))):
+        return m.group(1)
     return None
 
 

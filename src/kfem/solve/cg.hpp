@@ -12,6 +12,7 @@
 #include <chrono>
 #include <string>
 
+#include "kfem/core/exec_spaces.hpp"
 #include "kfem/core/types.hpp"
 #include "kfem/solve/symmetric_spmv.hpp"
 #include "kfem/sparsity/csr.hpp"
@@ -122,20 +123,27 @@ CgResult iterate(const Exec& exec, const Apply& apply, const Vec& inv_diag, cons
 // y = A x for the stiffness stored in full (Kokkos Kernels spmv) or as its lower triangle
 // (symmetric_spmv). Both run on Exec's default instance: Kokkos Kernels 3.4 takes no instance.
 template <class Exec, class S>
-auto stiffness_operator(const CsrGraph<typename Exec::memory_space>& A,
-                        const Kokkos::View<S*, typename Exec::memory_space>& values, bool symmetric_storage) {
-  using Device = Kokkos::Device<Exec, typename Exec::memory_space>;
+class StiffnessOperator {
+ public:
+  using Mem = typename Exec::memory_space;
+  using Device = Kokkos::Device<Exec, Mem>;
   using Vec = Kokkos::View<S*, Device>;
+  StiffnessOperator(const CsrGraph<Mem>& A, const Kokkos::View<S*, Mem>& values, bool symmetric_storage);
+  void operator()(const Vec& x, const Vec& y) const;
+
+ private:
   using Matrix = KokkosSparse::CrsMatrix<S, ordinal_t, Device, void, offset_t>;
-  const Matrix mat = symmetric_storage ? Matrix()
-                                       : Matrix("kfem::matrix", A.num_rows, values,
-                                                typename Matrix::StaticCrsGraphType(A.cols, A.row_map));
-  return [=](const Vec& x, const Vec& y) {
-    if (symmetric_storage)
-      symmetric_spmv(Exec(), A, values, x, y);
-    else
-      KokkosSparse::spmv("N", S(1), mat, x, S(0), y);
-  };
+  CsrGraph<Mem> A_;
+  Kokkos::View<S*, Mem> values_;
+  bool symmetric_storage_;
+  Matrix mat_;
+};
+
+template <class Exec, class S>
+StiffnessOperator<Exec, S> stiffness_operator(const CsrGraph<typename Exec::memory_space>& A,
+                                              const Kokkos::View<S*, typename Exec::memory_space>& values,
+                                              bool symmetric_storage) {
+  return {A, values, symmetric_storage};
 }
 
 // Solves A x = b (A symmetric positive definite on the given pattern) from x = 0, stopping when
@@ -147,26 +155,21 @@ CgResult conjugate_gradient(
     const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
     const Kokkos::View<S*, typename Exec::memory_space>& values,
     const solve_detail::nondeduced_t<Kokkos::View<const S*, typename Exec::memory_space>>& b,
-    const Kokkos::View<S*, typename Exec::memory_space>& x, const CgOptions& opts) {
-  // Everything is typed on Device<Exec, Mem>: Kokkos Kernels 3.4 takes no execution-space instance
-  // and launches on the view's execution space, which for a bare HostSpace view would be OpenMP
-  // even when Exec is Serial.
-  using Device = Kokkos::Device<Exec, typename Exec::memory_space>;
-  using Vec = Kokkos::View<S*, Device>;
-  const ordinal_t n = A.num_rows;
+    const Kokkos::View<S*, typename Exec::memory_space>& x, const CgOptions& opts);
 
-  exec.fence();
-  const auto start = std::chrono::steady_clock::now();
-  const Vec inv_diag(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::cg_inv_diag"), n);
-  cg_detail::inverse_diagonal(exec, A, values, inv_diag);
-  const Kokkos::View<const S*, Device> bd = b;
-  const auto solve = [&](const auto& apply) {
-    return cg_detail::iterate(exec, apply, inv_diag, bd, Vec(x), opts);
-  };
-  CgResult res = solve(stiffness_operator<Exec>(A, values, opts.symmetric_storage));
-  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return res;
-}
+// Compiled once, in cg.cpp, for every enabled space in float and double: Kokkos Kernels' spmv and
+// BLAS-1 are the heaviest templates a caller would otherwise instantiate again.
+// KFEM_CG(EXTERN, Exec): the declarations (EXTERN = extern) or definitions of both scalars.
+#define KFEM_CG_SCALAR(EXTERN, Exec, S)                                                               \
+  EXTERN template class StiffnessOperator<Exec, S>;                                                   \
+  EXTERN template CgResult conjugate_gradient<Exec, S>(                                               \
+      const Exec&, const CsrGraph<Exec::memory_space>&, const Kokkos::View<S*, Exec::memory_space>&,  \
+      const Kokkos::View<const S*, Exec::memory_space>&, const Kokkos::View<S*, Exec::memory_space>&, \
+      const CgOptions&);
+#define KFEM_CG(EXTERN, Exec) KFEM_CG_SCALAR(EXTERN, Exec, double) KFEM_CG_SCALAR(EXTERN, Exec, float)
+#define KFEM_EXTERN_CG(Exec) KFEM_CG(extern, Exec)
+KFEM_FOR_EACH_EXEC_SPACE(KFEM_EXTERN_CG)
+#undef KFEM_EXTERN_CG
 
 // Mean u_z over the tip nodes, signed: negative for the cantilever, whose load points in -z.
 // S may be const-qualified, so both View<double*> and View<const double*> are accepted.

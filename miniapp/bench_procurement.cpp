@@ -23,7 +23,7 @@
 #include "kfem/core/error.hpp"
 #include "output_files.hpp"
 #include "points.hpp"
-#include "rank_errors.hpp"
+#include "kfem/parallel/abort.hpp"
 
 namespace kfem::app {
 using nlohmann::json;

@@ -10,7 +10,7 @@
 #include "kfem/parallel/comm.hpp"
 #include "kfem/report/context.hpp"
 #include "points.hpp"
-#include "rank_errors.hpp"
+#include "kfem/parallel/abort.hpp"
 
 namespace kfem::app {
 using nlohmann::json;

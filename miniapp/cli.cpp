@@ -59,8 +59,8 @@ CLI::Validator finite_non_negative() {
 // Options shared by run / verify / bench: they override the deck.
 struct Overrides {
   std::vector<std::string> mesh, mapping, race, scalar, operators;
-  std::string backend, renumber, report, export_matrix, export_mesh, export_solution, coloring, element_order, problem,
-      target, partition;
+  std::string backend, renumber, report, export_matrix, export_mesh, export_solution, coloring, element_order,
+      problem, target, partition;
   double distort = -1;
   int refine = -1;
   int repetitions = -1, warmup = -1, elements_per_team = -1, order = -1;
@@ -78,10 +78,7 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
   cmd->add_option("--order", o.order, "element order: prisms 1..7; tri3 and hex8 are 1")->check(at_least(1));
   // The strategies' lines come from the registries (names.cpp), as do inputs/README.md's tables.
   cmd->add_option("--mapping", o.mapping, mapping_help())->allow_extra_args(false);
-  cmd->add_option("--target", o.target,
-                  "where Ke goes for the generic mappings: index (per-element CSR index), search (row "
-                  "search), default")
-      ->check(CLI::IsMember({"index", "search", "default"}));
+  cmd->add_option("--target", o.target, target_help())->check(CLI::IsMember(target_choices()));
   cmd->add_option("--race", o.race, race_help())->allow_extra_args(false);
   cmd->add_option("--operator", o.operators,
                   "CG operator (repeatable): csr (assembled matrix), ebe-v1 (element matrices stored), "
@@ -93,8 +90,9 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
   cmd->add_option("--backend", o.backend, "execution space: default serial openmp cuda (as enabled)");
   cmd->add_option("--coloring", o.coloring, "greedy (host) or device (Kokkos Kernels)")
       ->check(CLI::IsMember({"greedy", "device"}));
-  cmd->add_option("--element-order", o.element_order,
-                  "launch order of the elements without colouring: natural or morton (Z-order of the centroids)")
+  cmd->add_option(
+         "--element-order", o.element_order,
+         "launch order of the elements without colouring: natural or morton (Z-order of the centroids)")
       ->check(CLI::IsMember({"natural", "morton"}));
   cmd->add_option("--partition", o.partition,
                   "under mpirun: metis (dual graph) or rcb (coordinate bisection); default: metis for "
@@ -111,8 +109,9 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
                   "warp mappings on a GPU: elements (warps) per block, 1..32")
       ->check(CLI::Range(1, 32));
   cmd->add_option("--warmup", o.warmup, "untimed warm-up runs")->check(at_least(0));
-  cmd->add_flag("--symmetric-blocks", o.symmetric_blocks,
-                join_names(block_mapping_names()) + ": integrate only the blocks b <= a of Ke, mirror the rest");
+  cmd->add_flag(
+      "--symmetric-blocks", o.symmetric_blocks,
+      join_names(block_mapping_names()) + ": integrate only the blocks b <= a of Ke, mirror the rest");
   if (exports) {
     cmd->add_option("--report", o.report, "run report (JSON)");
     cmd->add_option("--export-matrix", o.export_matrix, "assembled stiffness before BCs, MatrixMarket");
@@ -370,8 +369,9 @@ int main(int argc, char** argv) {
   auto* info =
       app.add_subcommand("info", "Kokkos configuration, backends, device properties and CPU topology");
   bool strategies = false;
-  info->add_flag("--strategies", strategies,
-                 "print only the mapping and race tables of inputs/README.md (Markdown, from the registries)");
+  info->add_flag(
+      "--strategies", strategies,
+      "print only the mapping and race tables of inputs/README.md (Markdown, from the registries)");
   auto* run = app.add_subcommand("run", "assemble, verify, constrain and solve one problem; write a report");
   run->add_option("deck", deck_path, "input deck (YAML)");
   add_overrides(run, o, true);

@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "device_memory.hpp"
+#include "kfem/pipeline/memory.hpp"
 #include "kfem/core/error.hpp"
 #include "kfem/mesh/box.hpp"
 #include "kfem/mesh/gmsh.hpp"
@@ -23,9 +23,9 @@
 #include "model.hpp"
 #include "names.hpp"
 #include "output_files.hpp"
-#include "pipeline.hpp"
+#include "kfem/pipeline/point.hpp"
 #include "points.hpp"
-#include "rank_errors.hpp"
+#include "kfem/parallel/abort.hpp"
 #include "tuner.hpp"
 
 namespace kfem::app {

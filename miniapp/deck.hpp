@@ -37,10 +37,6 @@ struct Deck : pipeline::Settings {
   std::map<int, std::vector<MeshSpec>> meshes_by_order;  // mesh.sizes as {order: sizes}: meshes per order
   std::string target = "default";  // assembly.target of the generic mappings: index | search
   std::vector<std::string> mappings{"default"}, races{"default"}, scalars{"double"};
-  std::string coloring = "greedy";       // greedy | device
-  std::string element_order = "morton";  // natural | morton: launch order without colouring
-  int elements_per_team = 4;             // warp mappings on a GPU: warps (elements) per block
-  bool symmetric_blocks = false;         // banas mappings: integrate the blocks b <= a, mirror the rest
   std::string backend = "default";
   // parallel.partition under mpirun: metis | rcb | default (METIS for mesh files, RCB for boxes)
   std::string partition = "default";
@@ -48,14 +44,12 @@ struct Deck : pipeline::Settings {
   // solver.operator: csr | ebe-v1 | ebe-v2 (names.hpp); `run` uses the first, bench sweeps them
   // when its points solve
   std::vector<std::string> operators{"csr"};
-  int warmup = 2, repetitions = 5;
   bool bench_solve = false;  // bench.solve: every point also solves, compared with a reference
   bool stages = false;  // bench.stages: banas' stage bench (element matrices to the host) instead of assembly
-  double launch_bytes = 0;             // bench.launch_bytes: element-matrix output per launch; 0 = auto
   bool retune = false;                 // kfem run --retune: mapping auto times its candidates again
   std::optional<ScalingSpec> scaling;  // bench.scaling
   std::optional<ProcurementSpec> procurement;  // bench.procurement
-  std::string report, export_matrix, export_mesh, export_solution;
+  std::string report, export_mesh;
 };
 
 Deck read_deck(const std::string& path);  // throws InputError naming file and key

@@ -8,15 +8,13 @@
 
 namespace kfem::app {
 namespace {
-const std::vector<std::pair<std::string, TargetKind>> targets = {{"index", TargetKind::index},
-                                                                 {"search", TargetKind::search}};
 const std::vector<std::pair<std::string, Renumbering>> renumbering_names = [] {
   std::vector<std::pair<std::string, Renumbering>> out;
   for (const Renumbering r : renumberings) out.emplace_back(renumbering_name(r), r);
   return out;
 }();
-const std::vector<std::pair<std::string, SolveOperator>> operators = {
-    {"csr", SolveOperator::csr}, {"ebe-v1", SolveOperator::ebe_v1}, {"ebe-v2", SolveOperator::ebe_v2}};
+const std::vector<std::pair<std::string, SolveOperator>> operators(pipeline::solve_operators.begin(),
+                                                                   pipeline::solve_operators.end());
 
 template <class K>
 std::vector<std::string> names(const std::vector<std::pair<std::string, K>>& table) {
@@ -60,7 +58,10 @@ std::vector<Row> mapping_rows() {
   const std::vector<std::string> generic = entry_names<GenericMappingRegistry>();
   for_each_entry<MappingRegistry>([&](auto m) {
     using M = typename decltype(m)::type;
-    Row row{decltype(m)::name(), entry_families<decltype(m)>(), decltype(m)::help(), {},
+    Row row{decltype(m)::name(),
+            entry_families<decltype(m)>(),
+            decltype(m)::help(),
+            {},
             owner_computes<M>::value};
     for_each_entry<RaceRegistry>([&](auto r) {
       if (pairs_with<M, typename decltype(r)::type>) row.pairs.emplace_back(decltype(r)::name());
@@ -86,7 +87,9 @@ std::vector<Row> race_rows() {
   return rows;
 }
 // Whether a race goes with few mappings (they are listed), or with most ("every mapping but ...").
-bool few(const Row& race, const std::vector<std::string>& all) { return 2 * race.pairs.size() <= all.size(); }
+bool few(const Row& race, const std::vector<std::string>& all) {
+  return 2 * race.pairs.size() <= all.size();
+}
 std::string race_mappings(const Row& race, const std::vector<std::string>& all) {
   if (few(race, all)) return join_names(race.pairs);
   std::vector<std::string> others;
@@ -110,22 +113,23 @@ MappingKind mapping_from_name(const std::string& name, bool device, CellType cel
 }
 TargetKind target_from_name(const std::string& name, int order) {
   if (name == "default") return default_target(order);
-  return lookup(targets, name, "target");
+  if (const auto kind = entry_kind<TargetRegistry>(name)) return *kind;
+  unknown(name, "target", entry_names<TargetRegistry>(), true);
 }
-std::string name_of(TargetKind k) { return reverse(targets, k); }
 RaceKind race_from_name(const std::string& name, bool device) {
   if (name == "default")
-    return device ? default_race<Kokkos::DefaultExecutionSpace>() : default_race<Kokkos::DefaultHostExecutionSpace>();
+    return device ? default_race<Kokkos::DefaultExecutionSpace>()
+                  : default_race<Kokkos::DefaultHostExecutionSpace>();
   if (const auto kind = entry_kind<RaceRegistry>(name)) return *kind;
   unknown(name, "race handling", entry_names<RaceRegistry>(), true, std::string(" ") + acoo_race);
 }
-std::string name_of(MappingKind k) { return entry_name<MappingRegistry>(k); }
 bool integrates_by_blocks(const std::string& mapping) {
   const auto kind = entry_kind<MappingRegistry>(mapping);
   return kind && has_symmetric_blocks_kind(*kind);
 }
-std::string name_of(RaceKind k) { return entry_name<RaceRegistry>(k); }
-std::vector<std::string> mapping_names() { return entry_names<MappingRegistry>(); }
+std::vector<std::string> mapping_names() {
+  return entry_names<MappingRegistry>();
+}
 std::vector<std::string> block_mapping_names() {
   std::vector<std::string> out;
   for_each_entry<MappingRegistry>([&](auto m) {
@@ -162,14 +166,32 @@ std::string strategies_markdown() {
     out += "| `" + r.name + "` | " + race_mappings(r, all) + " | " + cell(r.help) + " |\n";
   return out;
 }
-Renumbering renumbering_from_name(const std::string& name) { return lookup(renumbering_names, name, "renumbering", false); }
-std::string name_of(Renumbering r) { return reverse(renumbering_names, r); }
+std::string target_help() {
+  std::string out =
+      "where Ke goes for the generic mappings: default (index up to order 2, else search) or one of:";
+  for_each_entry<TargetRegistry>([&](auto t) { out += "\n" + std::string(t.name()) + ": " + t.help(); });
+  return out;
+}
+std::vector<std::string> target_choices() {
+  std::vector<std::string> v{"default"};
+  for (const auto& n : entry_names<TargetRegistry>()) v.push_back(n);
+  return v;
+}
+Renumbering renumbering_from_name(const std::string& name) {
+  return lookup(renumbering_names, name, "renumbering", false);
+}
+std::string name_of(Renumbering r) {
+  return reverse(renumbering_names, r);
+}
 std::vector<std::string> race_names() {
   std::vector<std::string> v = entry_names<RaceRegistry>();
   v.push_back(acoo_race);
   return v;
 }
-SolveOperator operator_from_name(const std::string& name) { return lookup(operators, name, "CG operator", false); }
-std::string name_of(SolveOperator k) { return reverse(operators, k); }
-std::vector<std::string> operator_names() { return names(operators); }
+SolveOperator operator_from_name(const std::string& name) {
+  return lookup(operators, name, "CG operator", false);
+}
+std::vector<std::string> operator_names() {
+  return names(operators);
+}
 }  // namespace kfem::app

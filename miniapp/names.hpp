@@ -5,29 +5,25 @@
 
 #include "kfem/assembly/strategies.hpp"
 #include "kfem/mesh/renumber.hpp"
+#include "kfem/pipeline/point.hpp"
 
 namespace kfem::app {
+using pipeline::acoo_help;
+using pipeline::acoo_race;
+using pipeline::name_of;
+using pipeline::SolveOperator;
 // "default" resolves per backend and family.
 // `element_race`: an element-centric race handling was named, which the default must take.
 MappingKind mapping_from_name(const std::string& name, bool device, CellType cell = CellType::hex8,
                               bool element_race = false);
 TargetKind target_from_name(const std::string& name, int order);  // "default": index up to p = 2, else search
-std::string name_of(TargetKind k);
 // Registry races only: "acoo" is a path of its own (is_acoo_race), not a RaceKind.
 RaceKind race_from_name(const std::string& name, bool device);
-// Race handling "acoo" (amorim's a-COO): row lists + consolidation, no colouring, no CSR pattern
-// (miniapp/pipeline_acoo.cpp). It pairs with the generic mappings of GenericMappingRegistry.
-inline constexpr const char* acoo_race = "acoo";
-inline constexpr const char* acoo_help =
-    "amorim's a-COO: Ke entries pushed onto per-row lists, then consolidated into CSR; no DOF graph, no "
-    "colouring, no CSR index";
 inline bool is_acoo_race(const std::string& name) {
   return name == acoo_race;
 }
-std::string name_of(MappingKind k);
 // A mapping name (not "default" or "auto") whose kernels have the assembly.symmetric_blocks option.
 bool integrates_by_blocks(const std::string& mapping);
-std::string name_of(RaceKind k);
 std::vector<std::string> mapping_names();  // registry order
 std::vector<std::string> race_names();     // the registry's and acoo
 // Mappings with the assembly.symmetric_blocks option (registry order).
@@ -37,11 +33,9 @@ std::vector<std::string> block_mapping_names();
 std::string mapping_help();
 std::string race_help();
 std::string strategies_markdown();
-// The operator CG solves with: the assembled CSR or amorim's element-by-element operators
-// (EbE-v1: element matrices stored, EbE-v2: recomputed in every product).
-enum class SolveOperator { csr, ebe_v1, ebe_v2 };
+std::string target_help();                  // --target: default and the registry's targets with their help
+std::vector<std::string> target_choices();  // default and the registry's target names
 SolveOperator operator_from_name(const std::string& name);  // csr | ebe-v1 | ebe-v2
-std::string name_of(SolveOperator k);
 std::vector<std::string> operator_names();
 Renumbering renumbering_from_name(const std::string& name);  // natural | random | rcm
 std::string name_of(Renumbering r);

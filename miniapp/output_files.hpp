@@ -125,7 +125,7 @@ inline fs::path identity(const std::string& p) {
 // bad input) it removes the temporaries and the folder it created: nothing is left behind; so does
 // the crash handler (discard). A bench stopped by SIGINT or SIGTERM keeps the points finished so
 // far in its hidden temporary. While it lives it is the process's current() set, which write_json
-// and finish_bench consult (stages.cpp writes through them too).
+// and finish_bench consult (bench_stages.cpp writes through them too).
 class OutputSet {
  public:
   OutputSet(const std::vector<NamedPath>& files, const std::vector<NamedPath>& inputs,

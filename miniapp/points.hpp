@@ -7,7 +7,7 @@
 
 #include "deck.hpp"
 #include "model.hpp"
-#include "pipeline.hpp"
+#include "kfem/pipeline/point.hpp"
 
 namespace kfem::app {
 Model model_of(const MeshSpec& spec, const Deck& deck);  // out of memory: InputError naming the mesh

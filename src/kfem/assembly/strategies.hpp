@@ -51,8 +51,7 @@ template <class Tag, auto Kind, bool OwnData, class... Families>
 struct EntryOf {
   using type = Tag;
   static constexpr auto kind = Kind;
-  // The name users type (CLI, decks, reports) and one line of help, the tag's own. Functions, so
-  // that entries whose tags have none (targets) need not instantiate them.
+  // The name users type (CLI, decks, reports) and one line of help, the tag's own.
   static constexpr const char* name() { return Tag::name; }
   static constexpr const char* help() { return Tag::help; }
   static constexpr bool specialised = OwnData;
@@ -171,6 +170,10 @@ std::string entry_name(Kind kind) {
   });
   return out;
 }
+// The names users type and reports carry, from the registries.
+inline std::string name_of(MappingKind k) { return entry_name<MappingRegistry>(k); }
+inline std::string name_of(RaceKind k) { return entry_name<RaceRegistry>(k); }
+inline std::string name_of(TargetKind k) { return entry_name<TargetRegistry>(k); }
 // The kind named `name`, if the registry has one.
 template <class Registry>
 auto entry_kind(const std::string& name) {

@@ -44,6 +44,15 @@ struct Settings {
   double tolerance = 1e-8;                               // CG's relative residual
   int max_iterations = 20000;
   long verify_limit = 3000000;  // elements above which the host oracle is skipped (reported as such)
+  // How a point sets up, assembles and is timed (inputs/README.md: assembly.*, bench.*, output.*).
+  std::string coloring = "greedy";       // greedy | device
+  std::string element_order = "morton";  // natural | morton: launch order without colouring
+  int elements_per_team = 4;             // warp mappings on a GPU: warps (elements) per block
+  bool symmetric_blocks = false;         // banas mappings: integrate the blocks b <= a, mirror the rest
+  int warmup = 2, repetitions = 5;
+  double launch_bytes =
+      0;  // bench.launch_bytes: element-matrix output per launch of the stage bench; 0 = auto
+  std::string export_matrix, export_solution;  // written by points whose request says exports
 };
 
 }  // namespace kfem::pipeline

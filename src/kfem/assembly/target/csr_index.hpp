@@ -64,6 +64,8 @@ struct CsrIndex {
 
 // Registry tag.
 struct Index {
+  static constexpr const char* name = "index";
+  static constexpr const char* help = "a per-element table of CSR slots, built once (N^2 + N entries)";
   template <class Layout, class MemorySpace>
   using type = CsrIndex<Layout, MemorySpace>;
 };

@@ -40,6 +40,8 @@ struct CsrSearch {
 
 // Registry tag.
 struct Search {
+  static constexpr const char* name = "search";
+  static constexpr const char* help = "each entry's column found in its CSR row at assembly time (no table)";
   template <class Layout, class MemorySpace>
   using type = CsrSearch<Layout, MemorySpace>;
 };

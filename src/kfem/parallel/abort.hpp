@@ -1,4 +1,4 @@
-// Errors under mpirun. Those every rank meets alike (a bad deck, a refused option) are said once by
+// Errors under mpirun. Those every rank meets alike (a bad settings, a refused option) are said once by
 // rank 0 and end the run normally. One that a rank meets alone (rank 0's oracle, prints and files;
 // one rank's share of a distributed point) would leave the others waiting in their next collective:
 // or_abort_all turns it into one line naming the rank and MPI_Abort for every rank.
@@ -12,7 +12,7 @@
 #include "kfem/core/error.hpp"
 #include "kfem/parallel/comm.hpp"
 
-namespace kfem::app {
+namespace kfem::parallel {
 template <class F>
 decltype(auto) or_abort_all(const parallel::Comm& comm, F&& f) {
   if (comm.size() == 1) return f();
@@ -26,4 +26,4 @@ decltype(auto) or_abort_all(const parallel::Comm& comm, F&& f) {
     comm.abort(dynamic_cast<const InputError*>(&e) ? 2 : 1);
   }
 }
-}  // namespace kfem::app
+}  // namespace kfem::parallel

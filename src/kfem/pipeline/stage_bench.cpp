@@ -1,4 +1,4 @@
-#include "stages.hpp"
+#include "kfem/pipeline/stage_bench.hpp"
 
 #include <fmt/core.h>
 
@@ -12,8 +12,6 @@
 #include <string>
 #include <type_traits>
 
-#include "kfem/core/backends.hpp"
-#include "commands.hpp"
 #include "kfem/assembly/element_matrices.hpp"
 #include "kfem/assembly/family_assembler.hpp"
 #include "kfem/assembly/family_data.hpp"
@@ -21,6 +19,7 @@
 #include "kfem/assembly/make_assembler.hpp"
 #include "kfem/assembly/reference.hpp"
 #include "kfem/assembly/strategies.hpp"
+#include "kfem/core/backends.hpp"
 #include "kfem/core/error.hpp"
 #include "kfem/core/fill.hpp"
 #include "kfem/core/staging.hpp"
@@ -29,10 +28,8 @@
 #include "kfem/report/context.hpp"
 #include "kfem/report/stats.hpp"
 #include "kfem/report/timing.hpp"
-#include "names.hpp"
-#include "output_files.hpp"
 
-namespace kfem::app {
+namespace kfem::pipeline {
 using nlohmann::json;
 
 double paper_flops_per_element(const Model& model) {
@@ -40,16 +37,16 @@ double paper_flops_per_element(const Model& model) {
   return 63.0 * r.nq * double(r.nsh) * r.nsh;
 }
 
-StageOracle make_stage_oracle(const Model& model, const Deck& deck) {
-  if (model.mesh.cell != CellType::prism6 || problem_of(deck).physics != problems::Physics::elasticity)
-    throw InputError(deck.source + ": bench.stages integrates prism elasticity element matrices; mesh '" +
+StageOracle make_stage_oracle(const Model& model, const Settings& settings) {
+  if (model.mesh.cell != CellType::prism6 || problem_of(settings).physics != problems::Physics::elasticity)
+    throw InputError(settings.source + ": bench.stages integrates prism elasticity element matrices; mesh '" +
                      model.info.value("name", std::string("?")) +
                      "' is not a prism mesh with problem elasticity");
   StageOracle o;
   const ordinal_t ne = ordinal_t(model.mesh.num_elements());
   for (const ordinal_t e : {ordinal_t(0), ne / 3, 2 * ne / 3, ne - 1})
     if (std::find(o.elements.begin(), o.elements.end(), e) == o.elements.end()) o.elements.push_back(e);
-  const auto m = Isotropic<double>::from_young(deck.young, deck.poisson);
+  const auto m = Isotropic<double>::from_young(settings.young, settings.poisson);
   const prism::Basis& basis = prism::tabulate(model.dofs.order);
   const auto t0 = std::chrono::steady_clock::now();
   for (const ordinal_t e : o.elements) {
@@ -102,7 +99,7 @@ std::pair<json, double> kernel_parameters(const Model& model, ordinal_t launch, 
 }
 
 template <class Exec, class S, class M>
-json stages(const Exec& exec, const Model& model, const Deck& deck, const StageOracle& oracle) {
+json stages(const Exec& exec, const Model& model, const Settings& settings, const StageOracle& oracle) {
   using Mem = typename Exec::memory_space;
   using Host = typename HostStaging<Exec>::space;
   using Layout = typename M::layout;
@@ -119,8 +116,9 @@ json stages(const Exec& exec, const Model& model, const Deck& deck, const StageO
   // fill the GPU memory.
   const bool device = !lanes::on_host<Exec>;
   const std::optional<DeviceInfo> dev = device ? device_info() : std::nullopt;
-  double budget = deck.launch_bytes > 0 ? deck.launch_bytes : double(device ? 16ull << 30 : 1ull << 30);
-  if (deck.launch_bytes <= 0 && dev && dev->free_bytes > 0)
+  double budget =
+      settings.launch_bytes > 0 ? settings.launch_bytes : double(device ? 16ull << 30 : 1ull << 30);
+  if (settings.launch_bytes <= 0 && dev && dev->free_bytes > 0)
     budget = std::min(budget, 0.5 * double(dev->free_bytes));
   const double per_element = double(ke + in_scalars) * sizeof(S);
   const ordinal_t launch = ordinal_t(std::min(double(ne), std::floor(budget / per_element)));
@@ -129,8 +127,8 @@ json stages(const Exec& exec, const Model& model, const Deck& deck, const StageO
                      std::to_string(per_element) + " bytes");
   const ordinal_t launches = (ne + launch - 1) / launch;
   M mapping{};
-  if constexpr (has_symmetric_blocks<M>::value) mapping.symmetric_blocks = deck.symmetric_blocks;
-  auto [params, executed] = kernel_parameters<Exec, S, M>(model, launch, deck.symmetric_blocks);
+  if constexpr (has_symmetric_blocks<M>::value) mapping.symmetric_blocks = settings.symmetric_blocks;
+  auto [params, executed] = kernel_parameters<Exec, S, M>(model, launch, settings.symmetric_blocks);
   params.update({{"elements_per_launch", launch},
                  {"launches", launches},
                  {"launch_budget_bytes", budget},
@@ -144,7 +142,7 @@ json stages(const Exec& exec, const Model& model, const Deck& deck, const StageO
   const Kokkos::View<S*, Host> hout(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::stages_ae"),
                                     std::size_t(launch) * ke);
   const auto href = fe::to_device<fe::Prism, double>(Kokkos::DefaultHostExecutionSpace(), model.reference);
-  const auto m = Isotropic<double>::from_young(deck.young, deck.poisson);
+  const auto m = Isotropic<double>::from_young(settings.young, settings.poisson);
   const fe::Elasticity<S> op{Isotropic<S>{S(m.lambda), S(m.mu)}};
   const auto chunk = [&](ordinal_t c) { return std::min(launch, ne - c * launch); };
   using Coords = Kokkos::View<S**, Layout, Kokkos::Device<Exec, Mem>, Unmanaged>;
@@ -154,7 +152,7 @@ json stages(const Exec& exec, const Model& model, const Deck& deck, const StageO
 
   std::vector<double> prep, init, h2d, kernel, d2h, total;
   double worst = 0;
-  for (int rep = 0; rep < deck.warmup + deck.repetitions; ++rep) {
+  for (int rep = 0; rep < settings.warmup + settings.repetitions; ++rep) {
     double t_prep = 0, t_init = 0, t_h2d = 0, t_kernel = 0, t_d2h = 0;
     {  // (1) input data on the host: JAC the vertices, NOJAC the Jacobian terms of every point
       ScopedRegion r("kfem::stages::prepare");
@@ -241,7 +239,7 @@ json stages(const Exec& exec, const Model& model, const Deck& deck, const StageO
         worst = std::max(worst, scale > 0 ? diff / scale : diff);
       }
     }
-    if (rep < deck.warmup) continue;
+    if (rep < settings.warmup) continue;
     prep.push_back(t_prep), init.push_back(t_init), h2d.push_back(t_h2d), kernel.push_back(t_kernel),
         d2h.push_back(t_d2h);
     total.push_back(t_prep + t_init + t_h2d + t_kernel + t_d2h);
@@ -282,7 +280,7 @@ json stages(const Exec& exec, const Model& model, const Deck& deck, const StageO
   if (dev) {
     // The peak of the unit the kernel ran on: gemm in double on CUDA sm_80+ uses the FP64 matrix units.
     const bool matrix = params.value("unit", std::string("vector")) != "vector";
-    const double peak = matrix                      ? dev->peak_fp64_matrix_gflops()
+    const double peak = matrix                     ? dev->peak_fp64_matrix_gflops()
                         : std::is_same_v<S, float> ? dev->peak_fp32_gflops()
                                                    : dev->peak_fp64_gflops();
     if (peak > 0) {
@@ -308,27 +306,27 @@ template <class Exec, class S>
 struct StagesFor {
   const Exec& exec;
   const Model& model;
-  const Deck& deck;
+  const Settings& settings;
   const StageOracle& oracle;
   json& result;
   template <class E>
   void operator()(E) const {
     if constexpr (!E::specialised && E::template serves<fe::Prism>)
-      result = stages<Exec, S, typename E::type>(exec, model, deck, oracle);
+      result = stages<Exec, S, typename E::type>(exec, model, settings, oracle);
     else
       throw InputError("bench.stages: mapping '" + name_of(E::kind) + "' does not integrate prisms");
   }
 };
 }  // namespace
 
-json run_stages_point(const Model& model, const Deck& deck, const PointRequest& req,
+json run_stages_point(const Model& model, const Settings& settings, const PointRequest& req,
                       const StageOracle& oracle) {
   json result;
   with_backend(req.backend, [&](auto exec) {
     with_scalar(req.scalar, [&](auto s) {
       using Exec = decltype(exec);
       dispatch_entry<MappingRegistry>(req.mapping,
-                                      StagesFor<Exec, decltype(s)>{exec, model, deck, oracle, result});
+                                      StagesFor<Exec, decltype(s)>{exec, model, settings, oracle, result});
       result["backend"] = Exec::name();
     });
   });
@@ -340,123 +338,4 @@ json run_stages_point(const Model& model, const Deck& deck, const PointRequest& 
   result["scalar"] = req.scalar;
   return result;
 }
-}  // namespace kfem::app
-
-namespace kfem::app {
-namespace {
-// Stage medians per element of one point, in µs.
-double stage_us(const json& p, const char* stage) {
-  return p["stages"][stage]["median_us"].get<double>();
-}
-
-// banas Tables 3-4: the kernel parameters per order, from the points of one scalar.
-void print_parameter_table(const json& points, const std::string& scalar, const std::vector<int>& orders) {
-  const auto find = [&](int p, const std::string& mapping) -> const json* {
-    for (const auto& q : points)
-      if (q["order"] == p && q["mapping"] == mapping && q["scalar"] == scalar) return &q;
-    return nullptr;
-  };
-  struct Row {
-    const char* label;
-    MappingKind mapping;
-    const char* key;
-    double scale;
-  };
-  using M = MappingKind;
-  const Row rows[] = {{"threads per team, REG", M::reg_jac, "team_size", 1},
-                      {"threads per team, SHM", M::shm_jac, "team_size", 1},
-                      {"parts of Ae, REG", M::reg_jac, "parts", 1},
-                      {"parts of Ae, SHM", M::shm_jac, "parts", 1},
-                      {"blocks per thread (SHM)", M::shm_jac, "blocks_per_thread", 1},
-                      {"team scratch bytes, SHM", M::shm_jac, "scratch_bytes", 1},
-                      {"elements per kernel launch", M::reg_jac, "elements_per_launch", 1},
-                      {"elements per team", M::reg_jac, "elements_per_team", 1},
-                      {"input per launch, JAC [MB]", M::reg_jac, "input_bytes_per_launch", 1e-6},
-                      {"input per launch, NOJAC [MB]", M::reg_nojac, "input_bytes_per_launch", 1e-6},
-                      {"output per launch [MB]", M::reg_jac, "output_bytes_per_launch", 1e-6},
-                      {"gemm: threads per team", M::gemm, "team_size", 1},
-                      {"gemm: tile (nodes), tile pairs", M::gemm, "tile", 1},
-                      {"gemm: unit", M::gemm, "unit", 1}};
-  fmt::print("kernel parameters ({}), as banas Tables 3-4\n{:<32}", scalar, "");
-  for (const int p : orders) fmt::print(" {:>9}", fmt::format("p={}", p));
-  fmt::print("\n");
-  for (const Row& r : rows) {
-    fmt::print("{:<32}", r.label);
-    for (const int p : orders) {
-      const json* q = find(p, name_of(r.mapping));
-      const json* v =
-          q && (*q)["kernel_parameters"].contains(r.key) ? &(*q)["kernel_parameters"][r.key] : nullptr;
-      std::string cell = "-";
-      if (v && v->is_string()) cell = v->get<std::string>() == "vector" ? "vector" : "fp64-mma";
-      if (v && v->is_number() && r.scale == 1) cell = fmt::format("{}", v->get<long>());
-      if (v && r.scale != 1) cell = fmt::format("{:.2f}", v->get<double>() * r.scale);
-      if (v && std::string(r.key) == "tile")
-        cell += fmt::format(",{}", (*q)["kernel_parameters"]["tile_pairs"].get<int>());
-      fmt::print(" {:>9}", cell);
-    }
-    fmt::print("\n");
-  }
-}
-
-bool device_backend_name(const std::string& backend) {
-  return (backend == "default" || backend == "cuda") && !lanes::on_host<Kokkos::DefaultExecutionSpace>;
-}
-}  // namespace
-
-int bench_stages(const Deck& deck, const std::string& out_dir) {
-  std::filesystem::create_directories(out_dir);
-  const std::string path = out_dir + "/results.json";
-  json doc = {{"kfem_results", 1},
-              {"deck", deck.source},
-              {"context", run_context(true)},
-              {"points", json::array()},
-              {"kind", "stages"},
-              {"models",
-               {{"paper_flops", "banas: 63 flops per 3x3 block and quadrature point"},
-                {"executed_flops", "counted from each kernel's code"}}}};
-  std::size_t total = 0, done = 0;
-  for (const int p : deck.orders)
-    total += deck.scalars.size() * deck.mappings.size() * meshes_for(deck, p).size();
-  const auto t0 = std::chrono::steady_clock::now();
-  for (const int order : deck.orders)
-    for (const auto& spec : meshes_for(deck, order)) {
-      Deck at_order = deck;
-      at_order.order = order;
-      const Model model = build_model(spec, at_order, std::nullopt);  // no DOF graph: nothing to check
-      const StageOracle oracle = make_stage_oracle(model, deck);
-      for (const auto& sc : deck.scalars)
-        for (const auto& mn : deck.mappings) {
-          PointRequest req{mapping_from_name(mn, device_backend_name(deck.backend), model.mesh.cell),
-                           RaceKind::colored, TargetKind::index, sc, deck.backend};
-          json res = run_stages_point(model, deck, req, oracle);
-          res["mesh"] = model.info;
-          doc["points"].push_back(res);
-          write_json(path, doc);  // every finished point is on disk
-          const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-          ++done;
-          fmt::print(stderr, "[{}/{}] p={} {} {} {}: kernel {:.4g} us/element ({}) elapsed {:.0f} s\n", done,
-                     total, order, spec.name, mn, sc, stage_us(res, "kernel"),
-                     res["verification"]["status"].get<std::string>(), el);
-        }
-    }
-  fmt::print("{:<3} {:<6} {:<10} {:>10} {:>10} {:>10} {:>11} {:>10} {:>11} {:>9} {:>9} {:>7} {:>9}\n", "p",
-             "scalar", "mapping", "prep us", "init us", "h2d us", "kernel us", "d2h us", "total us",
-             "GF/s pap", "GF/s exe", "%peak", "verified");
-  for (const auto& q : doc["points"]) {
-    const json& r = q["rates"];
-    fmt::print(
-        "{:<3} {:<6} {:<10} {:>10.4g} {:>10.4g} {:>10.4g} {:>11.4g} {:>10.4g} {:>11.4g} {:>9.1f} {:>9.1f} "
-        "{:>7} {:>9}\n",
-        q["order"].get<int>(), q["scalar"].get<std::string>(), q["mapping"].get<std::string>(),
-        stage_us(q, "prepare"), stage_us(q, "init"), stage_us(q, "h2d"), stage_us(q, "kernel"),
-        stage_us(q, "d2h"), stage_us(q, "total"), r["paper_gflop_per_s"].get<double>(),
-        r["executed_gflop_per_s"].get<double>(),
-        r.contains("paper_peak_fraction")
-            ? fmt::format("{:.1f}", 100 * r["paper_peak_fraction"].get<double>())
-            : "-",
-        q["verification"]["status"].get<std::string>());
-  }
-  for (const auto& sc : deck.scalars) print_parameter_table(doc["points"], sc, deck.orders);
-  return finish_bench(path, doc["points"]);
-}
-}  // namespace kfem::app
+}  // namespace kfem::pipeline

@@ -1,4 +1,4 @@
-#include "pipeline.hpp"
+#include "kfem/pipeline/point.hpp"
 
 #include <fmt/core.h>
 
@@ -11,23 +11,21 @@
 #include <type_traits>
 #include <utility>
 
-#include "kfem/core/backends.hpp"
 #include "kfem/assembly/make_assembler.hpp"
 #include "kfem/assembly/reference.hpp"
 #include "kfem/coloring/device_coloring.hpp"
+#include "kfem/core/backends.hpp"
 #include "kfem/io/matrix_market.hpp"
 #include "kfem/io/vtu.hpp"
 #include "kfem/mesh/gmsh.hpp"
+#include "kfem/pipeline/point_detail.hpp"
 #include "kfem/problems/dirichlet.hpp"
 #include "kfem/report/stats.hpp"
 #include "kfem/report/timing.hpp"
 #include "kfem/solve/cg.hpp"
 #include "kfem/sparsity/lower.hpp"
-#include "names.hpp"
-#include "pipeline_detail.hpp"
-#include "pipeline_graph.hpp"
 
-namespace kfem::app {
+namespace kfem::pipeline {
 using nlohmann::json;
 
 double model_flops_per_element(const Model& model) {
@@ -43,7 +41,7 @@ double model_flops_per_element(const Model& model) {
   const double per_point = 2 * V * D * D + (r.dim == 3 ? 45 : 8) + 2 * N * D * D + N * N * 2 * D * D;
   double block = 0;
   fe::with_family(model.mesh.cell, [&](auto family) {
-    using Op = decltype(detail::make_operator<decltype(family), double>(std::declval<const Deck&>()));
+    using Op = decltype(detail::make_operator<decltype(family), double>(std::declval<const Settings&>()));
     block = Op::block_flops(r.dim);
   });
   return r.nq * per_point + N * N * block;
@@ -67,7 +65,7 @@ namespace {
 template <class Exec, class S>
 json time_spmv(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
                const Kokkos::View<S*, typename Exec::memory_space>& values, const HostCsr<S>* host,
-               bool lower, const Deck& deck) {
+               bool lower, const Settings& settings) {
   using Vec = Kokkos::View<S*, Kokkos::Device<Exec, typename Exec::memory_space>>;
   const ordinal_t n = A.num_rows;
   Vec x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::spmv_x"), n), y("kfem::spmv_y", n);
@@ -77,7 +75,7 @@ json time_spmv(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
   const auto apply = stiffness_operator<Exec>(A, values, lower);
   ScopedRegion r("kfem::spmv");
   const std::vector<double> samples = time_repeated(
-      exec, deck.warmup, deck.repetitions,
+      exec, settings.warmup, settings.repetitions,
       [&] { Kokkos::deep_copy(exec, y, std::numeric_limits<S>::quiet_NaN()); }, [&] { apply(x, y); });
   json out = {{"operator",
                lower ? "lower triangle, symmetric_spmv (y = (L + L^T - D) x)" : "full, Kokkos Kernels spmv"},
@@ -107,15 +105,15 @@ json time_spmv(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
 }
 
 template <class Exec, class S, class Family>
-json point(const Exec& exec, const Model& model, const Deck& deck, const PointRequest& req,
+json point(const Exec& exec, const Model& model, const Settings& settings, const PointRequest& req,
            const Oracle& oracle) {
   using Mem = typename Exec::memory_space;
   json out, setup;
   Problem<Exec> p;
   const std::unique_ptr<AssemblerBase<Exec, S>> assembler =
-      detail::prepare_graph_assembly<Exec, S, Family>(exec, model, deck, req, p, setup);
+      detail::prepare_graph_assembly<Exec, S, Family>(exec, model, settings, req, p, setup);
   out["setup"] = setup;
-  out.update(detail::strategy_fields<Exec>(req, deck));
+  out.update(detail::strategy_fields<Exec>(req, settings));
   out["index_bytes_per_element"] = assembler->index_bytes_per_element();
   // Symmetric mappings fill the lower triangle (columns <= row) only.
   const bool lower = assembler->lower();
@@ -130,8 +128,8 @@ json point(const Exec& exec, const Model& model, const Deck& deck, const PointRe
   {
     ScopedRegion r("kfem::assembly");
     const auto poison = [&] { Kokkos::deep_copy(exec, values, std::numeric_limits<S>::quiet_NaN()); };
-    samples = time_repeated(exec, req.timed ? deck.warmup : 0, req.timed ? deck.repetitions : 1, poison,
-                            [&] { assembler->assemble(values); });
+    samples = time_repeated(exec, req.timed ? settings.warmup : 0, req.timed ? settings.repetitions : 1,
+                            poison, [&] { assembler->assemble(values); });
   }
   const Stats st = summarize(samples);
   out["assembly"] = {
@@ -141,7 +139,7 @@ json point(const Exec& exec, const Model& model, const Deck& deck, const PointRe
   if (req.timed && req.diagnostics) {  // nothing written, so nothing to reset between runs
     ScopedRegion r("kfem::element_computation");
     const std::vector<double> c = time_repeated(
-        exec, deck.warmup, deck.repetitions, [] {}, [&] { assembler->compute_only(values); });
+        exec, settings.warmup, settings.repetitions, [] {}, [&] { assembler->compute_only(values); });
     out["element_computation"] = {{"samples_s", c},
                                   {"stats", summarize(c)},
                                   {"includes",
@@ -153,30 +151,30 @@ json point(const Exec& exec, const Model& model, const Deck& deck, const PointRe
   // read-outs of a problem that need it (the capacitor's field energy). A mesh near the device's
   // capacity would not fit twice in host memory (30 M hex8 elements: 87 GB of values and columns in
   // double).
-  const bool export_matrix = !deck.export_matrix.empty() && req.exports;
-  const bool energy = req.solve && problem_of(deck).readouts_need_matrix && !lower;
+  const bool export_matrix = !settings.export_matrix.empty() && req.exports;
+  const bool energy = req.solve && problem_of(settings).readouts_need_matrix && !lower;
   std::optional<HostCsr<S>> got;
   if (oracle.matrix || export_matrix || energy) {
     ScopedRegion r("kfem::verify");
     got = to_host(target, values);
   }
   out["verification"] = pipeline::verification(got ? &*got : nullptr, oracle, lower);
-  if (export_matrix) write_matrix_market(deck.export_matrix, *got, lower);
+  if (export_matrix) write_matrix_market(settings.export_matrix, *got, lower);
   if (req.timed && req.diagnostics)
-    out["spmv"] = time_spmv(exec, target, values, got ? &*got : nullptr, lower, deck);
+    out["spmv"] = time_spmv(exec, target, values, got ? &*got : nullptr, lower, settings);
 
   if (req.solve) {
     ScopedRegion r("kfem::solve");
     const std::optional<HostCsr<double>> K = energy ? detail::full_matrix(*got, lower) : std::nullopt;
     if (req.op != SolveOperator::csr) {
-      out["solve"] = detail::ebe_solve(model, deck, req, K ? &*K : nullptr);
+      out["solve"] = detail::ebe_solve(model, settings, req, K ? &*K : nullptr);
     } else {
       const auto in = detail::solve_inputs<S, Mem>(req);
       const double bc_s =
           time_fenced(exec, [&] { apply_dirichlet(exec, target, values, in.rhs, in.fixed, in.values); });
       std::vector<double> u;
-      const CgResult cg = detail::csr_cg(exec, target, values, in.rhs, lower, deck, u);
-      out["solve"] = detail::solve_report(model, deck, req, cg, u, K ? &*K : nullptr);
+      const CgResult cg = detail::csr_cg(exec, target, values, in.rhs, lower, settings, u);
+      out["solve"] = detail::solve_report(model, settings, req, cg, u, K ? &*K : nullptr);
       out["solve"]["dirichlet_s"] = bc_s;
       out["solve"]["memory"] =
           detail::csr_memory(model, nnz, target.num_rows, sizeof(S), assembler->index_bytes_per_element());
@@ -220,7 +218,7 @@ void check_rhs_representable(const CgResult& cg, const BoundarySetup& bc, const 
 }
 }  // namespace
 
-json solve_report(const Model& model, const Deck& deck, const PointRequest& req, const CgResult& cg,
+json solve_report(const Model& model, const Settings& settings, const PointRequest& req, const CgResult& cg,
                   const std::vector<double>& u, const HostCsr<double>* K) {
   const BoundarySetup& bc = *req.boundary;
   check_rhs_representable(cg, bc, req);
@@ -232,8 +230,8 @@ json solve_report(const Model& model, const Deck& deck, const PointRequest& req,
               {"cg_converged", cg.converged},
               {"cg_s", cg.seconds},
               {"cg_s_per_iteration", cg.iterations > 0 ? cg.seconds / cg.iterations : 0.0},
-              {"tolerance", deck.tolerance}};
-  out.update(solution_summary(model, deck, bc, u, K));
+              {"tolerance", settings.tolerance}};
+  out.update(solution_summary(model, settings, bc, u, K));
   if (req.reference) {  // max |u - u_ref| / max |u_ref|: entries near zero judged on the solution's scale
     double diff = 0, scale = 0;
     for (std::size_t i = 0; i < u.size(); ++i) {
@@ -244,20 +242,21 @@ json solve_report(const Model& model, const Deck& deck, const PointRequest& req,
     out["reference"] = req.reference->method;
     out["relative_difference_vs_reference"] = scale > 0 ? diff / scale : diff;
   }
-  if (req.exports && !deck.export_solution.empty()) write_solution(deck.export_solution, model, deck, u);
+  if (req.exports && !settings.export_solution.empty())
+    write_solution(settings.export_solution, model, settings, u);
   return out;
 }
 }  // namespace detail
 
-json run_point(const Model& model, const Deck& deck, const PointRequest& req, const Oracle& oracle) {
+json run_point(const Model& model, const Settings& settings, const PointRequest& req, const Oracle& oracle) {
   json result;
   if (req.comm && req.comm->size() > 1) {
-    result = detail::distributed_point(model, deck, req, oracle);
+    result = detail::distributed_point(model, settings, req, oracle);
   } else if (req.acoo) {
-    result = detail::acoo_point(model, deck, req, oracle);
+    result = detail::acoo_point(model, settings, req, oracle);
   } else {
     detail::with_point_types(model, req, [&](auto exec, auto s, auto family) {
-      result = point<decltype(exec), decltype(s), decltype(family)>(exec, model, deck, req, oracle);
+      result = point<decltype(exec), decltype(s), decltype(family)>(exec, model, settings, req, oracle);
     });
   }
   with_backend(req.backend, [&](auto exec) { result["backend"] = decltype(exec)::name(); });
@@ -279,4 +278,4 @@ json run_point(const Model& model, const Deck& deck, const PointRequest& req, co
       {"value_bytes", double(nnz) * sb}};
   return result;
 }
-}  // namespace kfem::app
+}  // namespace kfem::pipeline

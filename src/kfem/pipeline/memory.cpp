@@ -1,4 +1,4 @@
-#include "device_memory.hpp"
+#include "kfem/pipeline/memory.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include "kfem/core/error.hpp"
 #include "kfem/core/types.hpp"
 
-namespace kfem::app {
+namespace kfem::pipeline {
 namespace {
 constexpr double gib = double(1ull << 30);
 }
@@ -71,4 +71,4 @@ std::vector<std::string> hex8_capacity_lines(double free_bytes) {
     }
   return out;
 }
-}  // namespace kfem::app
+}  // namespace kfem::pipeline

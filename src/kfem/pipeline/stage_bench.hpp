@@ -8,24 +8,23 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "deck.hpp"
-#include "model.hpp"
-#include "pipeline.hpp"
+#include "kfem/pipeline/model.hpp"
+#include "kfem/pipeline/point.hpp"
 
-namespace kfem::app {
+namespace kfem::pipeline {
 // Reference Ke (double, reference_prism_matrix) of a few elements spread over the mesh.
 struct StageOracle {
   std::vector<ordinal_t> elements;
   std::vector<std::vector<double>> matrices;
   double seconds = 0;
 };
-StageOracle make_stage_oracle(const Model& model, const Deck& deck);
+StageOracle make_stage_oracle(const Model& model, const Settings& settings);
 
 // One point: req.mapping must be a generic mapping that serves prisms; throws InputError otherwise.
-nlohmann::json run_stages_point(const Model& model, const Deck& deck, const PointRequest& req,
+nlohmann::json run_stages_point(const Model& model, const Settings& settings, const PointRequest& req,
                                 const StageOracle& oracle);
 
 // banas' flop model of one element: 63 flops per 3 x 3 block and quadrature point (§5.3; Table 5's
 // counts are this within 4 % at p = 2 and 0.1 % at p = 7).
 double paper_flops_per_element(const Model& model);
-}  // namespace kfem::app
+}  // namespace kfem::pipeline

@@ -17,15 +17,15 @@
 
 #include "kfem/core/error.hpp"
 #include "kfem/io/matrix_market.hpp"
+#include "kfem/parallel/abort.hpp"
 #include "kfem/parallel/distribute.hpp"
 #include "kfem/parallel/distributed_cg.hpp"
 #include "kfem/parallel/halo.hpp"
 #include "kfem/parallel/partition.hpp"
+#include "kfem/pipeline/point_detail.hpp"
 #include "kfem/problems/dirichlet.hpp"
-#include "pipeline_graph.hpp"
-#include "rank_errors.hpp"
 
-namespace kfem::app::detail {
+namespace kfem::pipeline::detail {
 using nlohmann::json;
 namespace {
 using clock = std::chrono::steady_clock;
@@ -128,7 +128,7 @@ std::vector<double> gather_vector(const parallel::Comm& comm, const parallel::Lo
 
 template <class Exec, class S, class Family>
 json distributed(const Exec& exec, const parallel::Comm& comm, const Model& global, const Model& local,
-                 const parallel::LocalPart& part, const Deck& deck, const PointRequest& req,
+                 const parallel::LocalPart& part, const Settings& settings, const PointRequest& req,
                  const Oracle& oracle) {
   using Mem = typename Exec::memory_space;
   const bool root = comm.rank() == 0;
@@ -137,9 +137,9 @@ json distributed(const Exec& exec, const parallel::Comm& comm, const Model& glob
   RankFigures mine;
   json out, setup;
   Problem<Exec> p;
-  const auto assembler = prepare_graph_assembly<Exec, S, Family>(exec, local, deck, req, p, setup);
+  const auto assembler = prepare_graph_assembly<Exec, S, Family>(exec, local, settings, req, p, setup);
   out["setup"] = setup;
-  out.update(strategy_fields<Exec>(req, deck));
+  out.update(strategy_fields<Exec>(req, settings));
   out["index_bytes_per_element"] = assembler->index_bytes_per_element();
   out["storage"] = "full";
   const CsrGraph<Mem>& A = p.graph.dof;  // every local row; the owned ones are its prefix
@@ -154,7 +154,8 @@ json distributed(const Exec& exec, const parallel::Comm& comm, const Model& glob
       exec.fence();
       comm.barrier();
     };
-    samples = time_repeated(exec, deck.warmup, deck.repetitions, reset, [&] { assembler->assemble(values); });
+    samples = time_repeated(exec, settings.warmup, settings.repetitions, reset,
+                            [&] { assembler->assemble(values); });
   }
   std::vector<double> slowest(samples.size());
   for (std::size_t i = 0; i < samples.size(); ++i) slowest[i] = comm.max(samples[i]);
@@ -179,8 +180,8 @@ json distributed(const Exec& exec, const parallel::Comm& comm, const Model& glob
   // --export-matrix, or read-outs that need the matrix (the capacitor's field energy). Rank 0 decides
   // for all.
   const bool gather =
-      comm.max(std::int64_t(root && (oracle.matrix || (!deck.export_matrix.empty() && req.exports) ||
-                                     (req.solve && problem_of(deck).readouts_need_matrix)))) > 0;
+      comm.max(std::int64_t(root && (oracle.matrix || (!settings.export_matrix.empty() && req.exports) ||
+                                     (req.solve && problem_of(settings).readouts_need_matrix)))) > 0;
   HostCsr<S> got;
   if (gather) {
     ScopedRegion r("kfem::verify");
@@ -188,7 +189,8 @@ json distributed(const Exec& exec, const parallel::Comm& comm, const Model& glob
   }
   if (root) {
     out["verification"] = pipeline::verification(&got, oracle, false);
-    if (!deck.export_matrix.empty() && req.exports) write_matrix_market(deck.export_matrix, got, false);
+    if (!settings.export_matrix.empty() && req.exports)
+      write_matrix_market(settings.export_matrix, got, false);
   }
 
   mine.held_elements = std::int64_t(part.elements.size());
@@ -214,14 +216,14 @@ json distributed(const Exec& exec, const parallel::Comm& comm, const Model& glob
     const Kokkos::View<const S*, Mem> b = Kokkos::subview(rhs, Kokkos::make_pair(ordinal_t(0), n_owned));
     const auto res = parallel::distributed_conjugate_gradient(
         exec, comm, halo, owned, C * ordinal_t(part.nodes.size()), owned_values, b, x,
-        CgOptions{deck.tolerance, deck.max_iterations});
+        CgOptions{settings.tolerance, settings.max_iterations});
     mine.cg_s = res.cg.seconds, mine.halo_s = res.halo_s;
     mine.bytes_sent = double(halo.bytes_sent()), mine.bytes_received = double(halo.bytes_received());
     mine.staged = halo.staged();
     const std::vector<double> u = gather_vector(comm, part, C, to_host_vector(x), global_rows);
     if (root) {
       const std::optional<HostCsr<double>> K = full_matrix(got, false);
-      out["solve"] = solve_report(global, deck, req, res.cg, u, K ? &*K : nullptr);
+      out["solve"] = solve_report(global, settings, req, res.cg, u, K ? &*K : nullptr);
       out["solve"]["dirichlet_s"] = comm.max(mine.dirichlet_s);
       out["solve"]["memory"] =
           csr_memory(global, nnz, global_rows, sizeof(S), assembler->index_bytes_per_element());
@@ -273,7 +275,8 @@ json distributed(const Exec& exec, const parallel::Comm& comm, const Model& glob
 }
 }  // namespace
 
-json distributed_point(const Model& model, const Deck& deck, const PointRequest& req, const Oracle& oracle) {
+json distributed_point(const Model& model, const Settings& settings, const PointRequest& req,
+                       const Oracle& oracle) {
   const parallel::Comm& comm = *req.comm;
   // Refused alike on every rank, before any collective: one clear line, no abort.
   check_distributed(req);
@@ -282,7 +285,7 @@ json distributed_point(const Model& model, const Deck& deck, const PointRequest&
                                  model.mesh.num_elements()));
 
   json out;
-  const bool empty_rank = or_abort_all(comm, [&] {
+  const bool empty_rank = parallel::or_abort_all(comm, [&] {
     const auto t0 = clock::now();
     std::vector<int> part_of(model.mesh.num_elements());
     if (comm.rank() == 0) part_of = parallel::partition_elements(model.mesh, comm.size(), req.partition);
@@ -294,11 +297,11 @@ json distributed_point(const Model& model, const Deck& deck, const PointRequest&
                              comm.rank(), comm.size());
     const double distribute_s = comm.max(since(t1));
     if (comm.max(std::int64_t(part.owned == 0)) > 0) return true;  // known to every rank alike
-    const Model local{std::move(part.mesh), std::move(part.dofs), model.reference, model.components,
-                      model.info, {}};
+    const Model local{std::move(part.mesh), std::move(part.dofs), model.reference,
+                      model.components,     model.info,           {}};
     with_point_types(local, req, [&](auto exec, auto s, auto family) {
-      out = distributed<decltype(exec), decltype(s), decltype(family)>(exec, comm, model, local, part, deck,
-                                                                       req, oracle);
+      out = distributed<decltype(exec), decltype(s), decltype(family)>(exec, comm, model, local, part,
+                                                                       settings, req, oracle);
     });
     out["setup"]["partition_s"] = partition_s;
     out["setup"]["partition"] = parallel::name_of(req.partition);
@@ -311,9 +314,9 @@ json distributed_point(const Model& model, const Deck& deck, const PointRequest&
                     model.mesh.num_elements(), comm.size()));
   return out;
 }
-}  // namespace kfem::app::detail
+}  // namespace kfem::pipeline::detail
 
-namespace kfem::app {
+namespace kfem::pipeline {
 void check_distributed(const PointRequest& req) {
   if (req.acoo) throw InputError("race acoo is not distributed: under mpirun use colored, atomic or scatter");
   if (req.op != SolveOperator::csr)
@@ -326,4 +329,4 @@ void check_distributed(const PointRequest& req) {
         "mapping " + name_of(req.mapping) +
         " stores the lower triangle, which is not distributed: under mpirun use a full-storage mapping");
 }
-}  // namespace kfem::app
+}  // namespace kfem::pipeline

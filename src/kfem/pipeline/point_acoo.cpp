@@ -19,11 +19,10 @@
 #include "kfem/assembly/strategies.hpp"
 #include "kfem/core/error.hpp"
 #include "kfem/io/matrix_market.hpp"
+#include "kfem/pipeline/point_detail.hpp"
 #include "kfem/sparsity/dof_graph.hpp"
-#include "names.hpp"
-#include "pipeline_detail.hpp"
 
-namespace kfem::app {
+namespace kfem::pipeline {
 using nlohmann::json;
 namespace {
 json samples_json(const std::vector<double>& samples) {
@@ -34,9 +33,9 @@ json samples_json(const std::vector<double>& samples) {
 // atomic assembly (NaN-poisoned, warm-up + repetitions) and the same kernels with the adds discarded.
 // The assembler comes from make_assembler, whose kernels the library compiles once.
 template <class Exec, class S, class Family, class Mapping, class Op>
-json graph_path(const Exec& exec, const Model& model, const Deck& deck, MappingKind mapping, Problem<Exec> p,
-                const fe::Reference<Family, S, typename Exec::memory_space>& ref, const Op& op,
-                json& element_computation) {
+json graph_path(const Exec& exec, const Model& model, const Settings& settings, MappingKind mapping,
+                Problem<Exec> p, const fe::Reference<Family, S, typename Exec::memory_space>& ref,
+                const Op& op, json& element_computation) {
   ScopedRegion r("kfem::acoo::graph_path");
   json g = {{"race", "atomic"}, {"target", "index"}, {"mapping", Mapping::name}};
   g["graph_s"] = time_fenced(
@@ -44,15 +43,16 @@ json graph_path(const Exec& exec, const Model& model, const Deck& deck, MappingK
   AssemblerChoice choice{mapping, RaceKind::atomic, TargetKind::index};
   if constexpr (has_elements_per_team<Mapping>::value) choice.elements_per_team = Mapping{}.elements_per_team;
   std::unique_ptr<AssemblerBase<Exec, S>> a;
-  g["element_data_s"] = time_fenced(exec, [&] { a = make_assembler<Exec, Family, S>(exec, p, ref, op, choice); });
+  g["element_data_s"] =
+      time_fenced(exec, [&] { a = make_assembler<Exec, Family, S>(exec, p, ref, op, choice); });
   Kokkos::View<S*, typename Exec::memory_space> values(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::values"), p.graph.dof.nnz());
   const std::vector<double> samples = time_repeated(
-      exec, deck.warmup, deck.repetitions,
+      exec, settings.warmup, settings.repetitions,
       [&] { Kokkos::deep_copy(exec, values, std::numeric_limits<S>::quiet_NaN()); },
       [&] { a->assemble(values); });
   const std::vector<double> c = time_repeated(
-      exec, deck.warmup, deck.repetitions, [] {}, [&] { a->compute_only(values); });
+      exec, settings.warmup, settings.repetitions, [] {}, [&] { a->compute_only(values); });
   element_computation = samples_json(c);
   element_computation["includes"] =
       "the mapping's kernels with every add discarded, on the graph path's element data: the element work "
@@ -68,10 +68,10 @@ json graph_path(const Exec& exec, const Model& model, const Deck& deck, MappingK
 }
 
 template <class Exec, class S, class Family, class Mapping>
-json acoo_point_on(const Exec& exec, const Model& model, const Deck& deck, const PointRequest& req,
+json acoo_point_on(const Exec& exec, const Model& model, const Settings& settings, const PointRequest& req,
                    const Oracle& oracle) {
   using Mem = typename Exec::memory_space;
-  const auto op = detail::make_operator<Family, S>(deck);
+  const auto op = detail::make_operator<Family, S>(settings);
   using Acoo = AcooAssembler<Exec, Family, std::decay_t<decltype(op)>, S, Mapping>;
   json out, setup;
   Problem<Exec> p;
@@ -79,7 +79,8 @@ json acoo_point_on(const Exec& exec, const Model& model, const Deck& deck, const
   choice.pattern = false;  // a-COO builds its own
   choice.time_colorings = req.time_colorings;
   {
-    pipeline::Setup<Exec> s = pipeline::make_setup(exec, model.mesh, model.dofs, model.components, model.orders, choice);
+    pipeline::Setup<Exec> s =
+        pipeline::make_setup(exec, model.mesh, model.dofs, model.components, model.orders, choice);
     p = std::move(s.problem);
     setup = std::move(s.times);
   }
@@ -91,12 +92,12 @@ json acoo_point_on(const Exec& exec, const Model& model, const Deck& deck, const
   typename Acoo::Result csr;
   std::vector<double> element_data;
   std::vector<AcooTimes> times;
-  const int warmup = req.timed ? deck.warmup : 0;
+  const int warmup = req.timed ? settings.warmup : 0;
   std::vector<double> total;
   {
     ScopedRegion r("kfem::acoo");
     total = time_repeated(
-        exec, warmup, req.timed ? deck.repetitions : 1,
+        exec, warmup, req.timed ? settings.repetitions : 1,
         [&] {
           acoo.reset();
           csr = {};
@@ -147,7 +148,8 @@ json acoo_point_on(const Exec& exec, const Model& model, const Deck& deck, const
       "element data (coordinates, DOF pairs) + the a-COO assembly, from the mesh on the device";
   if (req.timed) {
     json element_computation;
-    json g = graph_path<Exec, S, Family, Mapping>(exec, model, deck, req.mapping, p, ref, op, element_computation);
+    json g = graph_path<Exec, S, Family, Mapping>(exec, model, settings, req.mapping, p, ref, op,
+                                                  element_computation);
     const double acoo_s = summarize(total).median;
     g["acoo_total_s"] = acoo_s;
     g["acoo_speedup"] = g["total_s"].get<double>() / acoo_s;  // > 1: a-COO is faster from a new mesh
@@ -164,22 +166,22 @@ json acoo_point_on(const Exec& exec, const Model& model, const Deck& deck, const
     got = to_host(csr.graph, csr.values);
   }
   out["verification"] = pipeline::verification(&got, oracle, false);
-  if (!deck.export_matrix.empty() && req.exports) write_matrix_market(deck.export_matrix, got, false);
+  if (!settings.export_matrix.empty() && req.exports) write_matrix_market(settings.export_matrix, got, false);
 
   if (req.solve) {
     ScopedRegion r("kfem::solve");
     const std::optional<HostCsr<double>> K = detail::full_matrix(got, false);
     csr = {};
     if (req.op != SolveOperator::csr) {
-      out["solve"] = detail::ebe_solve(model, deck, req, &*K);
+      out["solve"] = detail::ebe_solve(model, settings, req, &*K);
     } else {
       const auto in = detail::solve_inputs<S, Mem>(req);
       const double assemble_s = time_fenced(exec, [&] {
         csr = acoo->assemble(acoo::Dirichlet<S, Mem>{in.fixed, in.values, in.rhs});
       });
       std::vector<double> u;
-      const CgResult cg = detail::csr_cg(exec, csr.graph, csr.values, in.rhs, false, deck, u);
-      json s = detail::solve_report(model, deck, req, cg, u, &*K);
+      const CgResult cg = detail::csr_cg(exec, csr.graph, csr.values, in.rhs, false, settings, u);
+      json s = detail::solve_report(model, settings, req, cg, u, &*K);
       const AcooTimes& t = csr.times;
       s["dirichlet"] =
           "during the a-COO consolidation (fixed rows keep their diagonal, fixed columns lifted to the rhs)";
@@ -208,17 +210,17 @@ void check_acoo_mapping(MappingKind mapping) {
 }
 
 namespace detail {
-json acoo_point(const Model& model, const Deck& deck, const PointRequest& req, const Oracle& oracle) {
+json acoo_point(const Model& model, const Settings& settings, const PointRequest& req, const Oracle& oracle) {
   check_acoo_mapping(req.mapping);
   json out;
   with_point_types(model, req, [&](auto exec, auto s, auto family) {
     dispatch_entry<GenericMappingRegistry>(req.mapping, [&](auto e) {
       using Mapping = typename decltype(e)::type;
-      out = acoo_point_on<decltype(exec), decltype(s), decltype(family), Mapping>(exec, model, deck, req,
+      out = acoo_point_on<decltype(exec), decltype(s), decltype(family), Mapping>(exec, model, settings, req,
                                                                                   oracle);
     });
   });
   return out;
 }
 }  // namespace detail
-}  // namespace kfem::app
+}  // namespace kfem::pipeline

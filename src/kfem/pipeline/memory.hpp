@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace kfem::app {
+namespace kfem::pipeline {
 struct MeshCounts {
   std::int64_t elements = 0, dof_nodes = 0;
   int components = 3, nodes_per_element = 8, vertices = 8;
@@ -37,4 +37,4 @@ void check_point_memory(const std::string& where, const PointMemory& need, doubl
 // `kfem info`: device bytes per hex8 element of a large box (a node per element, 27 neighbours) for
 // full / lower storage x float / double with a CG solve, and how many elements free_bytes hold.
 std::vector<std::string> hex8_capacity_lines(double free_bytes);
-}  // namespace kfem::app
+}  // namespace kfem::pipeline

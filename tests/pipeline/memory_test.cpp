@@ -1,7 +1,7 @@
-// The device-memory estimate that refuses a mesh before allocation (device_memory.hpp): its counts
+// The device-memory estimate that refuses a mesh before allocation (kfem/pipeline/memory.hpp): its counts
 // against a real box's pattern, its asymptote against `kfem info`'s per-element figures, and the
 // one-line refusal.
-#include "device_memory.hpp"
+#include "kfem/pipeline/memory.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 
 namespace {
 using namespace kfem;
-using namespace kfem::app;
+using namespace kfem::pipeline;
 
 // A real box's pattern: its entries per node approach the 243 (full) and 123 (lower) the capacity
 // lines assume, and its estimate per element approaches theirs.

@@ -10,12 +10,11 @@
 
 #include "kfem/assembly/mapping/team_per_element.hpp"
 #include "kfem/assembly/mapping/thread_per_element.hpp"
+#include "kfem/pipeline/point_detail.hpp"
 #include "kfem/solve/ebe_cg.hpp"
 #include "kfem/solve/ebe_operator.hpp"
-#include "names.hpp"
-#include "pipeline_detail.hpp"
 
-namespace kfem::app {
+namespace kfem::pipeline {
 using nlohmann::json;
 namespace {
 // The operators' own default mappings: EbE-v1 computes its stored Ke once with a team per element,
@@ -24,10 +23,10 @@ using V1Mapping = mapping::TeamPerElement;
 using V2Mapping = mapping::ThreadPerElement;
 
 template <class Exec, class S, class Family>
-json ebe_solve_on(const Exec& exec, const Model& model, const Deck& deck, const PointRequest& req,
+json ebe_solve_on(const Exec& exec, const Model& model, const Settings& settings, const PointRequest& req,
                   const HostCsr<double>* K) {
   using Mem = typename Exec::memory_space;
-  const auto op = detail::make_operator<Family, S>(deck);
+  const auto op = detail::make_operator<Family, S>(settings);
   using Op = std::decay_t<decltype(op)>;
   const bool v1 = req.op == SolveOperator::ebe_v1;
   const EbeRace race = req.ebe_atomic ? EbeRace::atomic : EbeRace::colored;
@@ -36,9 +35,10 @@ json ebe_solve_on(const Exec& exec, const Model& model, const Deck& deck, const 
   pipeline::SetupChoice choice;
   choice.pattern = false;  // products need none
   choice.coloring = race == EbeRace::colored;
-  choice.coloring_method = detail::coloring_method(deck);
+  choice.coloring_method = detail::coloring_method(settings);
   {
-    pipeline::Setup<Exec> s = pipeline::make_setup(exec, model.mesh, model.dofs, model.components, model.orders, choice);
+    pipeline::Setup<Exec> s =
+        pipeline::make_setup(exec, model.mesh, model.dofs, model.components, model.orders, choice);
     p = std::move(s.problem);
     setup = std::move(s.times);
   }
@@ -53,8 +53,9 @@ json ebe_solve_on(const Exec& exec, const Model& model, const Deck& deck, const 
   const auto in = detail::solve_inputs<S, Mem>(req);
   const double bc_s = time_fenced(exec, [&] { A->apply_dirichlet(exec, in.rhs, in.fixed, in.values); });
   const Kokkos::View<S*, Mem> x("kfem::u", A->num_dofs());
-  const CgResult cg = conjugate_gradient(exec, *A, in.rhs, x, CgOptions{deck.tolerance, deck.max_iterations});
-  json out = detail::solve_report(model, deck, req, cg, detail::to_host_vector(x), K);
+  const CgResult cg =
+      conjugate_gradient(exec, *A, in.rhs, x, CgOptions{settings.tolerance, settings.max_iterations});
+  json out = detail::solve_report(model, settings, req, cg, detail::to_host_vector(x), K);
   out["dirichlet_s"] = bc_s;
   out["ebe"] = {{"race", race == EbeRace::atomic ? "atomic" : "colored"},
                 {"mapping", v1 ? V1Mapping::name : V2Mapping::name},
@@ -74,13 +75,14 @@ json ebe_solve_on(const Exec& exec, const Model& model, const Deck& deck, const 
 }  // namespace
 
 namespace detail {
-json ebe_solve(const Model& model, const Deck& deck, const PointRequest& req, const HostCsr<double>* K) {
+json ebe_solve(const Model& model, const Settings& settings, const PointRequest& req,
+               const HostCsr<double>* K) {
   ScopedRegion r("kfem::solve::ebe");
   json out;
   with_point_types(model, req, [&](auto exec, auto s, auto family) {
-    out = ebe_solve_on<decltype(exec), decltype(s), decltype(family)>(exec, model, deck, req, K);
+    out = ebe_solve_on<decltype(exec), decltype(s), decltype(family)>(exec, model, settings, req, K);
   });
   return out;
 }
 }  // namespace detail
-}  // namespace kfem::app
+}  // namespace kfem::pipeline

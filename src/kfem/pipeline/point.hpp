@@ -1,0 +1,78 @@
+// The pipeline's last stages for one measured point: the assembly handle that the request's storage
+// and strategy choose (full or lower CSR, a-COO, or an element-by-element operator for the solve),
+// its timed assembly, verification against the family's oracle, and for `run` the problem's
+// boundary conditions, CG and read-outs. Every phase is a Kokkos profiling region.
+//   point.cpp              CSR storage: setup.hpp's steps, make_assembler, timed assembly, SpMV
+//   point_acoo.cpp         a-COO: no DOF graph, row lists consolidated into CSR (amorim)
+//   solve_ebe.cpp          CG on an element-by-element operator (amorim's EbE-v1 / EbE-v2)
+//   point_distributed.cpp  the same point on the ranks of req.comm
+#pragma once
+#include <array>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+
+#include "kfem/assembly/strategies.hpp"
+#include "kfem/parallel/comm.hpp"
+#include "kfem/parallel/partition.hpp"
+#include "kfem/pipeline/model.hpp"
+
+namespace kfem::pipeline {
+// The operator CG solves with: the assembled CSR or amorim's element-by-element operators
+// (EbE-v1: element matrices stored, EbE-v2: recomputed in every product).
+enum class SolveOperator { csr, ebe_v1, ebe_v2 };
+inline constexpr std::array<std::pair<const char*, SolveOperator>, 3> solve_operators{
+    {{"csr", SolveOperator::csr}, {"ebe-v1", SolveOperator::ebe_v1}, {"ebe-v2", SolveOperator::ebe_v2}}};
+inline std::string name_of(SolveOperator k) {
+  for (const auto& [name, kind] : solve_operators)
+    if (kind == k) return name;
+  return "?";
+}
+
+// Race handling "acoo" (amorim's a-COO): row lists + consolidation, no colouring, no CSR pattern.
+// Not a RaceKind: a storage of its own, which pairs with the mappings of GenericMappingRegistry.
+inline constexpr const char* acoo_race = "acoo";
+inline constexpr const char* acoo_help =
+    "amorim's a-COO: Ke entries pushed onto per-row lists, then consolidated into CSR; no DOF graph, no "
+    "colouring, no CSR index";
+
+struct PointRequest {
+  MappingKind mapping;
+  RaceKind race;
+  TargetKind target;        // generic mappings
+  std::string scalar;       // float | double
+  std::string backend;      // as in with_backend
+  bool timed = true;        // warm-up + repetitions (bench) or a single assembly (verify)
+  bool diagnostics = true;  // with timed: also the compute-only and SpMV timings (off for the tuner)
+  bool solve = false;       // boundary conditions + CG + problem read-outs (run)
+  // with solve: the caller's, built (and its names checked) before allocation
+  const BoundarySetup* boundary = nullptr;
+  bool exports = false;  // write the settings' export_matrix / export_solution files
+  bool acoo = false;     // race acoo: a-COO insertion + consolidation (point_acoo.cpp); `race` unused
+  SolveOperator op = SolveOperator::csr;  // with solve: CG on the CSR or on an EbE operator
+  bool ebe_atomic = false;      // EbE products: atomic when the point's race is atomic, else by colour
+  bool time_colorings = false;  // also time both colourings (greedy host, device) as pre-processing
+  const ReferenceSolution* reference = nullptr;  // with solve: the solution to compare with (bench)
+  // More than one rank: the distributed point (point_distributed.cpp), elements split by `partition`.
+  const parallel::Comm* comm = nullptr;
+  parallel::PartitionMethod partition = parallel::PartitionMethod::rcb;
+};
+
+// Race acoo pushes through the generic kernels only: one-line InputError for another mapping.
+void check_acoo_mapping(MappingKind mapping);
+
+// InputError, alike on every rank, for what kfem does not distribute: a-COO, EbE operators,
+// lower-storage mappings.
+void check_distributed(const PointRequest& req);
+
+// The point's report (reports/README.md): setup times, assembly samples and rates, verification,
+// SpMV and the solve as the request asks.
+nlohmann::json run_point(const Model& model, const Settings& settings, const PointRequest& req,
+                         const Oracle& oracle);
+
+// Model counts used for derived rates, per family (documented in reports/README.md): the FLOPs of
+// the node-pair formulation (geometry per point + dim^2 products per pair and point + the block),
+// and the bytes of zeroing + element inputs + one read-modify-write per Ke entry.
+double model_flops_per_element(const Model& model);
+double model_bytes(const Model& model, std::int64_t nnz, int scalar_bytes, double index_bytes_per_element);
+}  // namespace kfem::pipeline

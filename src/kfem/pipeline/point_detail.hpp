@@ -1,0 +1,195 @@
+// What the paths of a point share: point.cpp (DOF graph + CSR assembly), point_acoo.cpp (a-COO, no
+// graph), solve_ebe.cpp (element-by-element CG) and point_distributed.cpp (many ranks): the solve's
+// inputs and read-outs, and the graph path's set-up (setup.hpp's steps, the check that the rest fits
+// in device memory, the point's assembler).
+#pragma once
+#include <Kokkos_Core.hpp>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "kfem/assembly/make_assembler.hpp"
+#include "kfem/assembly/problem.hpp"
+#include "kfem/assembly/reference.hpp"
+#include "kfem/core/backends.hpp"
+#include "kfem/core/types.hpp"
+#include "kfem/fe/family.hpp"
+#include "kfem/fe/operator.hpp"
+#include "kfem/pipeline/memory.hpp"
+#include "kfem/pipeline/model.hpp"
+#include "kfem/pipeline/point.hpp"
+#include "kfem/pipeline/setup.hpp"
+#include "kfem/pipeline/verify.hpp"
+#include "kfem/report/context.hpp"
+#include "kfem/report/stats.hpp"
+#include "kfem/report/timing.hpp"
+#include "kfem/solve/cg.hpp"
+#include "kfem/sparsity/csr.hpp"
+
+namespace kfem::pipeline::detail {
+// f(exec, scalar, family) with the point's execution space, scalar type and the mesh's family.
+template <class F>
+void with_point_types(const Model& model, const PointRequest& req, F&& f) {
+  with_backend(req.backend, [&](auto exec) {
+    with_scalar(req.scalar,
+                [&](auto s) { fe::with_family(model.mesh.cell, [&](auto family) { f(exec, s, family); }); });
+  });
+}
+
+// Operator of the run's problem in scalar S: the family decides which one (registry pairs).
+template <class Family, class S>
+auto make_operator(const Settings& settings) {
+  if constexpr (std::is_same_v<Family, fe::Tri3>) {
+    return fe::Electrostatics<S>{S(settings.permittivity)};
+  } else {
+    const auto m = Isotropic<double>::from_young(settings.young, settings.poisson);
+    return fe::Elasticity<S>{Isotropic<S>{S(m.lambda), S(m.mu)}};
+  }
+}
+
+// The deck's colouring method (assembly.coloring: greedy | device).
+inline pipeline::ColoringMethod coloring_method(const Settings& settings) {
+  return settings.coloring == "device" ? pipeline::ColoringMethod::device : pipeline::ColoringMethod::greedy;
+}
+
+// The full matrix before constraints in double, for the energy read-outs (none for lower storage).
+template <class S>
+std::optional<HostCsr<double>> full_matrix(const HostCsr<S>& got, bool lower) {
+  if (lower) return std::nullopt;
+  HostCsr<double> K;
+  K.num_rows = got.num_rows, K.row_map = got.row_map, K.cols = got.cols;
+  K.vals.assign(got.vals.begin(), got.vals.end());
+  return K;
+}
+
+template <class T, class Mem, class U>
+Kokkos::View<T*, Mem> to_device_vector(const std::vector<U>& v, const std::string& label) {
+  Kokkos::View<T*, Mem> d(label, v.size());
+  auto h = Kokkos::create_mirror_view(d);
+  for (std::size_t i = 0; i < v.size(); ++i) h(i) = T(v[i]);
+  Kokkos::deep_copy(d, h);
+  return d;
+}
+
+template <class View>
+std::vector<double> to_host_vector(const View& v) {
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  return std::vector<double>(h.data(), h.data() + h.extent(0));
+}
+
+// The boundary conditions on the device in scalar S: loads, fixed DOFs, their values.
+template <class S, class Mem>
+struct SolveInputs {
+  Kokkos::View<S*, Mem> rhs;
+  Kokkos::View<const ordinal_t*, Mem> fixed;
+  Kokkos::View<S*, Mem> values;
+};
+template <class S, class Mem>
+SolveInputs<S, Mem> solve_inputs(const PointRequest& req) {
+  if (!req.boundary) throw std::logic_error("run_point: solve requested without a boundary setup");
+  const BoundarySetup& bc = *req.boundary;
+  return {to_device_vector<S, Mem>(bc.rhs, "kfem::rhs"),
+          to_device_vector<ordinal_t, Mem>(bc.fixed, "kfem::fixed"),
+          to_device_vector<S, Mem>(bc.values, "kfem::fixed_values")};
+}
+
+// CG on a constrained CSR (full, or its lower triangle); u receives the solution.
+template <class Exec, class S>
+CgResult csr_cg(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
+                const Kokkos::View<S*, typename Exec::memory_space>& values,
+                const Kokkos::View<S*, typename Exec::memory_space>& rhs, bool lower,
+                const Settings& settings, std::vector<double>& u) {
+  const Kokkos::View<S*, typename Exec::memory_space> x("kfem::u", A.num_rows);
+  CgOptions opts{settings.tolerance, settings.max_iterations};
+  opts.symmetric_storage = lower;  // y = (L + L^T - D) x on the lower triangle
+  const CgResult cg = conjugate_gradient(exec, A, values, rhs, x, opts);
+  u = to_host_vector(x);
+  return cg;
+}
+
+// Device bytes of an assembled CSR: values, pattern (row map + columns) and the target's index.
+nlohmann::json csr_memory(const Model& model, std::int64_t nnz, ordinal_t rows, int scalar_bytes,
+                          double index_bytes_per_element);
+
+// What every solve reports, whichever operator: the problem, CG's iterations and times, the
+// problem's read-outs (solution_summary, K: the full matrix before constraints or null), the
+// difference to req.reference; writes output.export_solution when req.exports.
+nlohmann::json solve_report(const Model& model, const Settings& settings, const PointRequest& req,
+                            const CgResult& cg, const std::vector<double>& u, const HostCsr<double>* K);
+
+// The point of race acoo (point_acoo.cpp).
+nlohmann::json acoo_point(const Model& model, const Settings& settings, const PointRequest& req,
+                          const Oracle& oracle);
+// The point on req.comm's ranks (point_distributed.cpp): verification, exports and the problem's
+// read-outs on rank 0, which alone needs the oracle. Throws InputError, alike on every rank, for
+// what is not distributed (a-COO, EbE operators, lower storage) or more ranks than elements.
+nlohmann::json distributed_point(const Model& model, const Settings& settings, const PointRequest& req,
+                                 const Oracle& oracle);
+// The solve of an EbE operator (solve_ebe.cpp) on the point's problem; K as in solve_report.
+nlohmann::json ebe_solve(const Model& model, const Settings& settings, const PointRequest& req,
+                         const HostCsr<double>* K);
+template <class Exec, class S, class Family>
+std::unique_ptr<AssemblerBase<Exec, S>> prepare_graph_assembly(const Exec& exec, const Model& model,
+                                                               const Settings& settings,
+                                                               const PointRequest& req, Problem<Exec>& p,
+                                                               nlohmann::json& setup) {
+  const auto op = make_operator<Family, S>(settings);
+  pipeline::SetupChoice choice = pipeline::csr_setup(req.mapping, req.race, coloring_method(settings),
+                                                     settings.element_order == "morton");
+  choice.time_colorings = req.time_colorings;
+  pipeline::Setup<Exec> s =
+      pipeline::make_setup(exec, model.mesh, model.dofs, model.components, model.orders, choice);
+  p = std::move(s.problem);
+  setup.update(s.times);
+  bool specialised = false;
+  dispatch_entry<MappingRegistry>(req.mapping, [&](auto e) { specialised = decltype(e)::specialised; });
+  if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible) {
+    // The pattern is resident: what is still to come must fit in what is free now.
+    const fe::HostReference& ref = model.reference;
+    const MeshCounts counts{std::int64_t(model.mesh.num_elements()), model.dofs.num_nodes, model.components,
+                            model.dofs.nodes_per_element, ref.vertices};
+    const double per_element = specialised ? hex8_element_data_bytes(sizeof(S))
+                                           : generic_element_data_bytes(sizeof(S), ref.vertices, ref.nsh,
+                                                                        req.target == TargetKind::index);
+    const auto info = device_info();
+    check_point_memory(
+        model.info.value("name", std::string("mesh")),
+        point_memory(counts, p.graph.dof.nnz(), choice.lower ? p.lower.nnz() : p.graph.dof.nnz(),
+                     choice.lower, sizeof(S), per_element, req.solve),
+        info ? double(info->free_bytes) : 0.0);
+  }
+
+  std::unique_ptr<AssemblerBase<Exec, S>> assembler;
+  ScopedRegion r("kfem::setup::element_data");
+  setup["element_data_s"] = time_fenced(exec, [&] {
+    const auto ref = fe::to_device<Family, S>(exec, model.reference);
+    assembler = make_assembler<Exec, Family, S>(
+        exec, p, ref, op,
+        AssemblerChoice{req.mapping, req.race, req.target, settings.elements_per_team,
+                        settings.symmetric_blocks});
+  });
+  return assembler;
+}
+
+// What a report says of the strategy beyond its names: warps per block of the warp mappings, the
+// target of the generic ones.
+template <class Exec>
+nlohmann::json strategy_fields(const PointRequest& req, const Settings& settings) {
+  nlohmann::json out = nlohmann::json::object();
+  bool specialised = false, warp = false;
+  dispatch_entry<MappingRegistry>(req.mapping, [&](auto e) {
+    using ME = decltype(e);
+    specialised = ME::specialised;
+    warp = has_elements_per_team<typename ME::type>::value;
+  });
+  if (warp) out["elements_per_team"] = lanes::on_host<Exec> ? 1 : settings.elements_per_team;
+  if (follows_launch_order(req.mapping, req.race)) out["element_order"] = settings.element_order;
+  if (has_symmetric_blocks_kind(req.mapping)) out["symmetric_blocks"] = settings.symmetric_blocks;
+  if (!specialised) out["target"] = name_of(req.target);
+  return out;
+}
+}  // namespace kfem::pipeline::detail

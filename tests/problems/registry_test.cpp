@@ -24,13 +24,13 @@ bool contains(const std::string& s, const std::string& part) {
 
 // `problem: elasticity` (also what a deck without `problem:` says) and `problem: electrostatics`.
 TEST(ProblemRegistry, DeckPhysicsPicksItsProblem) {
-  const pr::Problem& e = pr::problem_for("elasticity");
+  const pr::Problem e = pr::problem_for("elasticity");
   EXPECT_STREQ(e.name, "cantilever");
   EXPECT_EQ(e.physics, pr::Physics::elasticity);
   EXPECT_EQ(e.components, 3);
   EXPECT_STREQ(e.field, "displacement");
   EXPECT_FALSE(e.readouts_need_matrix);
-  const pr::Problem& c = pr::problem_for("electrostatics");
+  const pr::Problem c = pr::problem_for("electrostatics");
   EXPECT_STREQ(c.name, "capacitor");
   EXPECT_EQ(c.physics, pr::Physics::electrostatics);
   EXPECT_EQ(c.components, 1);
@@ -75,7 +75,7 @@ TEST(ProblemRegistry, UnknownNamesAreRefusedWithTheKnownOnes) {
 TEST(ProblemBoundary, CantileverClampOrNamedConditions) {
   const kfem::Mesh mesh = kfem::make_box({4, 2, 2, 4.0, 1.0, 1.0});
   const kfem::DofMap dofs = kfem::vertex_dof_map(mesh);
-  const pr::Problem& p = pr::problem_for("elasticity");
+  const pr::Problem p = pr::problem_for("elasticity");
   pr::Parameters par;
   par.force = 1000.0, par.young = 2e11, par.poisson = 0.3, par.source = "test";
   const pr::BoundarySetup own = pr::boundary_setup(p, mesh, dofs, par);
@@ -105,7 +105,7 @@ TEST(ProblemBoundary, CantileverClampOrNamedConditions) {
 TEST(ProblemBoundary, CapacitorHasOnlyNamedConditions) {
   const kfem::Mesh mesh = kfem::make_tri_box(4, 2, 2.0, 1.0);
   const kfem::DofMap dofs = kfem::vertex_dof_map(mesh);
-  const pr::Problem& p = pr::problem_for("electrostatics");
+  const pr::Problem p = pr::problem_for("electrostatics");
   pr::Parameters par;
   par.permittivity = 1.0, par.source = "test";
   const pr::BoundarySetup none = pr::boundary_setup(p, mesh, dofs, par);
@@ -124,7 +124,7 @@ TEST(ProblemReadouts, Keys) {
   {
     const kfem::Mesh mesh = kfem::make_box({4, 2, 2, 4.0, 1.0, 1.0});
     const kfem::DofMap dofs = kfem::vertex_dof_map(mesh);
-    const pr::Problem& p = pr::problem_for("elasticity");
+    const pr::Problem p = pr::problem_for("elasticity");
     pr::Parameters par;
     par.force = 1000.0, par.young = 2e11, par.poisson = 0.3;
     const pr::BoundarySetup bc = pr::boundary_setup(p, mesh, dofs, par);
@@ -139,7 +139,7 @@ TEST(ProblemReadouts, Keys) {
   {
     const kfem::Mesh mesh = kfem::make_tri_box(4, 2, 2.0, 1.0);
     const kfem::DofMap dofs = kfem::vertex_dof_map(mesh);
-    const pr::Problem& p = pr::problem_for("electrostatics");
+    const pr::Problem p = pr::problem_for("electrostatics");
     pr::Parameters par;
     par.permittivity = 1.0;
     par.dirichlet = {{"ymin", {0.0}}, {"ymax", {2.0}}};

@@ -146,6 +146,24 @@ StiffnessOperator<Exec, S> stiffness_operator(const CsrGraph<typename Exec::memo
   return {A, values, symmetric_storage};
 }
 
+template <class Exec, class S>
+StiffnessOperator<Exec, S>::StiffnessOperator(const CsrGraph<Mem>& A, const Kokkos::View<S*, Mem>& values,
+                                              bool symmetric_storage)
+    : A_(A),
+      values_(values),
+      symmetric_storage_(symmetric_storage),
+      mat_(symmetric_storage ? Matrix()
+                             : Matrix("kfem::matrix", A.num_rows, values,
+                                      typename Matrix::StaticCrsGraphType(A.cols, A.row_map))) {}
+
+template <class Exec, class S>
+void StiffnessOperator<Exec, S>::operator()(const Vec& x, const Vec& y) const {
+  if (symmetric_storage_)
+    symmetric_spmv(Exec(), A_, values_, x, y);
+  else
+    KokkosSparse::spmv("N", S(1), mat_, x, S(0), y);
+}
+
 // Solves A x = b (A symmetric positive definite on the given pattern) from x = 0, stopping when
 // ||r||_2 <= tolerance ||b||_2, after max_iterations, or on a non-positive curvature p.Ap (then
 // converged = false). x must have num_rows entries; A, values, b are only read. With
@@ -155,10 +173,28 @@ CgResult conjugate_gradient(
     const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
     const Kokkos::View<S*, typename Exec::memory_space>& values,
     const solve_detail::nondeduced_t<Kokkos::View<const S*, typename Exec::memory_space>>& b,
-    const Kokkos::View<S*, typename Exec::memory_space>& x, const CgOptions& opts);
+    const Kokkos::View<S*, typename Exec::memory_space>& x, const CgOptions& opts) {
+  // Everything is typed on Device<Exec, Mem>: Kokkos Kernels 3.4 takes no execution-space instance
+  // and launches on the view's execution space, which for a bare HostSpace view would be OpenMP
+  // even when Exec is Serial.
+  using Device = Kokkos::Device<Exec, typename Exec::memory_space>;
+  using Vec = Kokkos::View<S*, Device>;
+  const ordinal_t n = A.num_rows;
+
+  exec.fence();
+  const auto start = std::chrono::steady_clock::now();
+  const Vec inv_diag(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::cg_inv_diag"), n);
+  cg_detail::inverse_diagonal(exec, A, values, inv_diag);
+  const Kokkos::View<const S*, Device> bd = b;
+  CgResult res = cg_detail::iterate(exec, stiffness_operator<Exec>(A, values, opts.symmetric_storage),
+                                    inv_diag, bd, Vec(x), opts);
+  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return res;
+}
 
 // Compiled once, in cg.cpp, for every enabled space in float and double: Kokkos Kernels' spmv and
-// BLAS-1 are the heaviest templates a caller would otherwise instantiate again.
+// BLAS-1 are the heaviest templates a caller would otherwise instantiate again. Other spaces (the
+// host reference solve runs on Serial even where KFEM_BACKENDS leaves it out) instantiate as usual.
 // KFEM_CG(EXTERN, Exec): the declarations (EXTERN = extern) or definitions of both scalars.
 #define KFEM_CG_SCALAR(EXTERN, Exec, S)                                                               \
   EXTERN template class StiffnessOperator<Exec, S>;                                                   \

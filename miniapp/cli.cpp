@@ -60,7 +60,7 @@ CLI::Validator finite_non_negative() {
 struct Overrides {
   std::vector<std::string> mesh, mapping, race, scalar, operators;
   std::string backend, renumber, report, export_matrix, export_mesh, export_solution, coloring, element_order,
-      problem, target, partition;
+      problem, target, partition, verify;
   double distort = -1;
   int refine = -1;
   int repetitions = -1, warmup = -1, elements_per_team = -1, order = -1;
@@ -98,6 +98,10 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
                   "under mpirun: metis (dual graph) or rcb (coordinate bisection); default: metis for "
                   "mesh files, rcb for boxes")
       ->check(CLI::IsMember({"metis", "rcb", "default"}));
+  cmd->add_option("--verify", o.verify,
+                  "products (A x for random vectors against the oracle's element-by-element K x; the "
+                  "default) or entries (entry by entry against the oracle's assembled matrix)")
+      ->check(CLI::IsMember({"products", "entries"}));
   cmd->add_option("--renumber", o.renumber, "natural random rcm");
   cmd->add_option("--distort", o.distort, "random node displacement, fraction of the element size")
       ->check(finite_non_negative());
@@ -264,6 +268,7 @@ Deck load(const std::string& path, const Overrides& o) {
   if (!o.coloring.empty()) d.coloring = o.coloring;
   if (!o.element_order.empty()) d.element_order = o.element_order;
   if (!o.partition.empty()) d.partition = o.partition;
+  if (!o.verify.empty()) d.verify = *verify_method_from_name(o.verify);
   if (!o.renumber.empty()) d.renumber = renumbering_from_name(o.renumber);
   if (o.distort >= 0) d.distort = o.distort;
   if (o.refine >= 0) d.refine = o.refine;

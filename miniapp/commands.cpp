@@ -13,19 +13,19 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "kfem/pipeline/memory.hpp"
 #include "kfem/core/error.hpp"
 #include "kfem/mesh/box.hpp"
 #include "kfem/mesh/gmsh.hpp"
+#include "kfem/parallel/abort.hpp"
 #include "kfem/parallel/comm.hpp"
+#include "kfem/pipeline/memory.hpp"
+#include "kfem/pipeline/point.hpp"
 #include "kfem/report/context.hpp"
 #include "kfem/report/timing.hpp"
 #include "model.hpp"
 #include "names.hpp"
 #include "output_files.hpp"
-#include "kfem/pipeline/point.hpp"
 #include "points.hpp"
-#include "kfem/parallel/abort.hpp"
 #include "tuner.hpp"
 
 namespace kfem::app {
@@ -202,11 +202,11 @@ Model model_of(const MeshSpec& spec, const Deck& deck) {
   return allocating(what, [&] { return build_model(spec, deck, graph_bytes); });
 }
 
-Oracle oracle_of(const Model& model, const Deck& deck) {
+Oracle oracle_of(const Model& model, const Deck& deck, bool with_matrix) {
   return allocating(
       fmt::format("computing the oracle of mesh '{}' ({} DOFs)", model.info["name"].get<std::string>(),
                   model.info["dofs"].get<std::int64_t>()),
-      [&] { return make_oracle(model, deck); });
+      [&] { return make_oracle(model, deck, with_matrix); });
 }
 
 json point_of(const Model& model, const Deck& deck, const PointRequest& req, const Oracle& oracle) {
@@ -369,8 +369,10 @@ bool report_run(const Deck& deck, const Model& model, const json& res, OutputSet
   const json& v = res["verification"];
   fmt::print("  verification  {}", v["status"].get<std::string>());
   if (v.contains("max_rel"))
-    fmt::print(" (max abs diff {:.3g}, max rel diff {:.3g})", v["max_abs"].get<double>(),
-               v["max_rel"].get<double>());
+    fmt::print(" ({}, max abs diff {:.3g}, max rel diff {:.3g}; oracle {}, check {})",
+               v["method"] == "products" ? "A x vs the oracle's K x" : "entry by entry",
+               v["max_abs"].get<double>(), v["max_rel"].get<double>(), fmt_time(v["oracle_s"]),
+               fmt_time(v.value("check_s", 0.0)));
   fmt::print("\n");
   if (res.contains("solve")) {
     const json& s = res["solve"];
@@ -414,7 +416,8 @@ int cmd_verify(const Deck& deck) {
   std::string first;  // the first failure, for the line that says why verify exits 1
   for (const auto& spec : deck.meshes) {
     Deck d = deck;
-    d.verify_limit = std::numeric_limits<long>::max();  // verify always consults the oracle
+    d.verify_limit = std::numeric_limits<long>::max();  // verify always consults the oracle,
+    d.verify = pipeline::VerifyMethod::entries;         // entry by entry
     const Model model = model_of(spec, d);
     const Oracle oracle = oracle_of(model, d);
     for (const auto& sc : deck.scalars)
@@ -472,7 +475,7 @@ int cmd_bench(const Deck& deck, const std::string& out_dir) {
       Deck at_order = deck;
       at_order.order = order;
       const Model model = model_of(spec, at_order);
-      const Oracle oracle = oracle_of(model, deck);
+      const Oracle oracle = oracle_of(model, deck, deck.bench_solve);  // the reference solve needs K
       json mesh_info = model.info;
       mesh_info["oracle_s"] = oracle.seconds;
       mesh_info["flops_per_element"] = model_flops_per_element(model);

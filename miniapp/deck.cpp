@@ -233,9 +233,9 @@ void check_parameters(const Deck& d) {
   // asks for it must name one of them, or the option would silently do nothing.
   if (d.symmetric_blocks && std::none_of(d.mappings.begin(), d.mappings.end(),
                                          [](const std::string& m) { return integrates_by_blocks(m); }))
-    bad("assembly.symmetric_blocks",
-        "true, but no mapping of the deck integrates by blocks (" + join_names(block_mapping_names()) +
-            "; " + name_of(MappingKind::gemm) + " is symmetric already)");
+    bad("assembly.symmetric_blocks", "true, but no mapping of the deck integrates by blocks (" +
+                                         join_names(block_mapping_names()) + "; " +
+                                         name_of(MappingKind::gemm) + " is symmetric already)");
   if (d.warmup < 0) bad("bench.warmup", std::to_string(d.warmup) + " (need >= 0)");
   if (d.repetitions < 1)
     bad("bench.repetitions", std::to_string(d.repetitions) + " (need >= 1: nothing would be timed)");
@@ -454,7 +454,7 @@ Deck read_deck(const std::string& path) {
   }
   if (const auto b = root["bench"]) {
     r.keys(b, "bench",
-           {"warmup", "repetitions", "verify_limit", "solve", "stages", "launch_bytes", "scaling",
+           {"warmup", "repetitions", "verify", "verify_limit", "solve", "stages", "launch_bytes", "scaling",
             "procurement"});
     if (const auto sc = b["scaling"]) {
       r.keys(sc, "bench.scaling", {"ranks", "weak", "strong"});
@@ -499,6 +499,14 @@ Deck read_deck(const std::string& path) {
     r.get(b, "warmup", "bench.warmup", d.warmup);
     r.get(b, "repetitions", "bench.repetitions", d.repetitions);
     r.get(b, "verify_limit", "bench.verify_limit", d.verify_limit);
+    std::string verify;
+    r.get(b, "verify", "bench.verify", verify);
+    if (!verify.empty()) {
+      if (const auto m = verify_method_from_name(verify))
+        d.verify = *m;
+      else
+        r.fail("bench.verify", "'" + verify + "' (expected products or entries)");
+    }
     r.get(b, "solve", "bench.solve", d.bench_solve);
     if (d.warmup < 0 || d.repetitions < 1) r.fail("bench", "need warmup >= 0 and repetitions >= 1");
   }

@@ -194,4 +194,9 @@ SolveOperator operator_from_name(const std::string& name) {
 std::vector<std::string> operator_names() {
   return names(operators);
 }
+std::optional<pipeline::VerifyMethod> verify_method_from_name(const std::string& name) {
+  if (name == "products") return pipeline::VerifyMethod::products;
+  if (name == "entries") return pipeline::VerifyMethod::entries;
+  return std::nullopt;
+}
 }  // namespace kfem::app

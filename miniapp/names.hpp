@@ -1,5 +1,6 @@
 // Names of strategies and backends as users type them, and the per-backend defaults.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,5 +39,6 @@ std::vector<std::string> target_choices();  // default and the registry's target
 SolveOperator operator_from_name(const std::string& name);  // csr | ebe-v1 | ebe-v2
 std::vector<std::string> operator_names();
 Renumbering renumbering_from_name(const std::string& name);  // natural | random | rcm
+std::optional<pipeline::VerifyMethod> verify_method_from_name(const std::string& name);  // products | entries
 std::string name_of(Renumbering r);
 }  // namespace kfem::app

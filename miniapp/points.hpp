@@ -6,12 +6,13 @@
 #include <string>
 
 #include "deck.hpp"
-#include "model.hpp"
 #include "kfem/pipeline/point.hpp"
+#include "model.hpp"
 
 namespace kfem::app {
 Model model_of(const MeshSpec& spec, const Deck& deck);  // out of memory: InputError naming the mesh
-Oracle oracle_of(const Model& model, const Deck& deck);  // none above bench.verify_limit
+Oracle oracle_of(const Model& model, const Deck& deck,
+                 bool with_matrix = false);  // none above bench.verify_limit
 // Throws InputError for unknown names and for race acoo with a mapping it cannot push through.
 PointRequest request(const Deck& deck, const Model& model, const std::string& mapping,
                      const std::string& race, const std::string& scalar, const std::string& op = "csr");

@@ -218,6 +218,12 @@ const std::vector<Row> rows = {
      "bench d.yaml --out out",
      2,
      "key 'bench.verify_limit'"},
+    {"UnknownVerifyMethod",
+     {{"d.yaml", beam + "bench: {verify: exact}\n"}},
+     "bench d.yaml --out out",
+     2,
+     "key 'bench.verify': 'exact' (expected products or entries)"},
+    {"UnknownVerifyOption", {}, "run --mesh 2x1x1 --verify exact", 2, "--verify"},
     {"InfiniteMeshLength",
      {{"d.yaml", "mesh: {size: 2x1x1, length: [.inf, 1, 1]}\n"}},
      "verify d.yaml",
@@ -355,7 +361,8 @@ const std::vector<Row> rows = {
      {},
      "run --mesh 4x2x2 --mapping owner --race atomic --no-solve",
      2,
-     "mapping owner and race atomic do not go together: owner-computes mappings (owner, batch-owner, box-owner) "
+     "mapping owner and race atomic do not go together: owner-computes mappings (owner, batch-owner, "
+     "box-owner) "
      "write every value once and take race none"},
     {"RaceNoneWithAnElementMapping",
      {},
@@ -583,8 +590,9 @@ TEST(bad_input_atomic_outputs, OutOfMemoryAfterAnExportLeavesNothing) {
   KfemRunner k("OutOfMemoryAfterAnExportLeavesNothing");
   const std::string limit = "ulimit -v 300000 &&";
   if (!starts_under(k, limit)) GTEST_SKIP() << "kfem does not start with " << limit;
-  expect_rejected(k, "run --mesh 50x50x50 --export-mesh m.msh --report r.json --kokkos-threads=2",
-                  "out of host memory while computing the oracle of mesh '50x50x50' (397953 DOFs)", limit);
+  expect_rejected(
+      k, "run --mesh 50x50x50 --verify entries --export-mesh m.msh --report r.json --kokkos-threads=2",
+      "out of host memory while computing the oracle of mesh '50x50x50' (397953 DOFs)", limit);
 }
 
 // A generated mesh too big for the memory: its size in the message, not "std::bad_alloc".

@@ -1,9 +1,13 @@
 #include "kfem/assembly/reference.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
 #include <cmath>
+#include <exception>
+#include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "kfem/core/error.hpp"
@@ -15,31 +19,45 @@ ElementCoords element_coords(const Mesh& mesh, std::size_t e) {
   return X;
 }
 
-void reference_element_matrix(const ElementCoords& coords, const Isotropic<double>& m, double Ke[24][24]) {
-  double X[8][3];  // plain array: the shared hex8 functions are host+device code
+namespace {
+// B (6 x 24, Voigt strains of the 8 nodes' 3 displacements) and det J at Gauss point q; throws
+// InputError if det J <= 0.
+void hex8_strain_matrix(const double X[8][3], int q, double B[6][24], double& det) {
+  double J[3][3], Jinv[3][3];
+  hex8::jacobian<double>(X, q, J);
+  det = hex8::invert3<double>(J, Jinv);
+  if (!(det > 0.0))
+    throw InputError("element has non-positive Jacobian determinant at Gauss point " + std::to_string(q));
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 24; ++j) B[i][j] = 0.0;
+  for (int a = 0; a < 8; ++a) {
+    double g[3];
+    hex8::gradient<double>(Jinv, q, a, g);
+    B[0][3 * a + 0] = g[0];
+    B[1][3 * a + 1] = g[1];
+    B[2][3 * a + 2] = g[2];
+    B[3][3 * a + 0] = g[1], B[3][3 * a + 1] = g[0];  // gamma_xy
+    B[4][3 * a + 1] = g[2], B[4][3 * a + 2] = g[1];  // gamma_yz
+    B[5][3 * a + 0] = g[2], B[5][3 * a + 2] = g[0];  // gamma_zx
+  }
+}
+
+void plain_coords(const ElementCoords& coords, double X[8][3]) {  // the shared hex8 functions take arrays
   for (int a = 0; a < 8; ++a)
     for (int j = 0; j < 3; ++j) X[a][j] = coords[a][j];
+}
+}  // namespace
+
+void reference_element_matrix(const ElementCoords& coords, const Isotropic<double>& m, double Ke[24][24]) {
+  double X[8][3];
+  plain_coords(coords, X);
   double D[6][6];
   m.voigt(D);
   for (int i = 0; i < 24; ++i)
     for (int j = 0; j < 24; ++j) Ke[i][j] = 0.0;
   for (int q = 0; q < hex8::num_qp; ++q) {
-    double J[3][3], Jinv[3][3];
-    hex8::jacobian<double>(X, q, J);
-    const double det = hex8::invert3<double>(J, Jinv);
-    if (!(det > 0.0))
-      throw InputError("element has non-positive Jacobian determinant at Gauss point " + std::to_string(q));
-    double B[6][24] = {};
-    for (int a = 0; a < 8; ++a) {
-      double g[3];
-      hex8::gradient<double>(Jinv, q, a, g);
-      B[0][3 * a + 0] = g[0];
-      B[1][3 * a + 1] = g[1];
-      B[2][3 * a + 2] = g[2];
-      B[3][3 * a + 0] = g[1], B[3][3 * a + 1] = g[0];  // gamma_xy
-      B[4][3 * a + 1] = g[2], B[4][3 * a + 2] = g[1];  // gamma_yz
-      B[5][3 * a + 0] = g[2], B[5][3 * a + 2] = g[0];  // gamma_zx
-    }
+    double B[6][24], det;
+    hex8_strain_matrix(X, q, B, det);
     double DB[6][24];
     for (int i = 0; i < 6; ++i)
       for (int j = 0; j < 24; ++j) {
@@ -186,14 +204,25 @@ TriCoords tri3_coords(const Mesh& mesh, std::size_t e) {
   return X;
 }
 
-void reference_tri3_matrix(const TriCoords& X, double permittivity, double Ke[3][3]) {
+namespace {
+// The constant gradients of the linear shape functions (column a of B = grad N_a); returns the
+// area, and throws InputError if the vertices are not counter-clockwise.
+double tri3_gradients(const TriCoords& X, double B[2][3]) {
   const double x0 = X[0][0], y0 = X[0][1], x1 = X[1][0], y1 = X[1][1], x2 = X[2][0], y2 = X[2][1];
   const double area = 0.5 * ((x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0));
   if (!(area > 0.0))
     throw InputError("triangle has non-positive area " + std::to_string(area) + " (clockwise?)");
-  // grad N_a of the linear shape functions: column a of B.
-  const double B[2][3] = {{(y1 - y2) / (2 * area), (y2 - y0) / (2 * area), (y0 - y1) / (2 * area)},
+  const double b[2][3] = {{(y1 - y2) / (2 * area), (y2 - y0) / (2 * area), (y0 - y1) / (2 * area)},
                           {(x2 - x1) / (2 * area), (x0 - x2) / (2 * area), (x1 - x0) / (2 * area)}};
+  for (int k = 0; k < 2; ++k)
+    for (int a = 0; a < 3; ++a) B[k][a] = b[k][a];
+  return area;
+}
+}  // namespace
+
+void reference_tri3_matrix(const TriCoords& X, double permittivity, double Ke[3][3]) {
+  double B[2][3];
+  const double area = tri3_gradients(X, B);
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) Ke[i][j] = permittivity * area * (B[0][i] * B[0][j] + B[1][i] * B[1][j]);
 }
@@ -230,35 +259,44 @@ PrismCoords prism_coords(const Mesh& mesh, std::size_t e) {
   return X;
 }
 
+namespace {
+// B (6 x 3 nsh, row k at B[k * 3 nsh]) and w det J at quadrature point q of a prism; throws
+// InputError if det J <= 0.
+double prism_strain_matrix(const prism::Basis& basis, const PrismCoords& X, int q, std::vector<double>& B) {
+  const int nsh = basis.nsh, n = 3 * nsh;
+  double J[3][3] = {}, Jinv[3][3];  // J(i,j) = d x_j / d xi_i
+  for (int v = 0; v < prism::num_vertices; ++v)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) J[i][j] += basis.dgeo[(q * prism::num_vertices + v) * 3 + i] * X[v][j];
+  const double det = inverse3(J, Jinv);
+  if (!(det > 0.0))
+    throw InputError("prism has non-positive Jacobian determinant at quadrature point " + std::to_string(q));
+  B.assign(6 * std::size_t(n), 0.0);
+  for (int a = 0; a < nsh; ++a) {
+    const double* dN = &basis.dshape[(std::size_t(q) * nsh + a) * 3];
+    double g[3];  // physical gradient: J g = dN/dxi
+    for (int i = 0; i < 3; ++i) g[i] = Jinv[i][0] * dN[0] + Jinv[i][1] * dN[1] + Jinv[i][2] * dN[2];
+    double* b = B.data() + 3 * a;  // row k of B starts at B[k * n]
+    b[0 * n + 0] = g[0];
+    b[1 * n + 1] = g[1];
+    b[2 * n + 2] = g[2];
+    b[3 * n + 0] = g[1], b[3 * n + 1] = g[0];  // gamma_xy
+    b[4 * n + 1] = g[2], b[4 * n + 2] = g[1];  // gamma_yz
+    b[5 * n + 0] = g[2], b[5 * n + 2] = g[0];  // gamma_zx
+  }
+  return basis.weights[q] * det;
+}
+}  // namespace
+
 void reference_prism_matrix(const prism::Basis& basis, const PrismCoords& X, const Isotropic<double>& m,
                             std::vector<double>& Ke) {
   const int nsh = basis.nsh, n = 3 * nsh;
   double D[6][6];
   m.voigt(D);
   Ke.assign(std::size_t(n) * n, 0.0);
-  std::vector<double> B(6 * std::size_t(n)), DB(6 * std::size_t(n));
+  std::vector<double> B, DB(6 * std::size_t(n));
   for (int q = 0; q < basis.nq; ++q) {
-    double J[3][3] = {}, Jinv[3][3];  // J(i,j) = d x_j / d xi_i
-    for (int v = 0; v < prism::num_vertices; ++v)
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) J[i][j] += basis.dgeo[(q * prism::num_vertices + v) * 3 + i] * X[v][j];
-    const double det = inverse3(J, Jinv);
-    if (!(det > 0.0))
-      throw InputError("prism has non-positive Jacobian determinant at quadrature point " +
-                       std::to_string(q));
-    std::fill(B.begin(), B.end(), 0.0);
-    for (int a = 0; a < nsh; ++a) {
-      const double* dN = &basis.dshape[(std::size_t(q) * nsh + a) * 3];
-      double g[3];  // physical gradient: J g = dN/dxi
-      for (int i = 0; i < 3; ++i) g[i] = Jinv[i][0] * dN[0] + Jinv[i][1] * dN[1] + Jinv[i][2] * dN[2];
-      double* b = B.data() + 3 * a;  // row k of B starts at B[k * n]
-      b[0 * n + 0] = g[0];
-      b[1 * n + 1] = g[1];
-      b[2 * n + 2] = g[2];
-      b[3 * n + 0] = g[1], b[3 * n + 1] = g[0];  // gamma_xy
-      b[4 * n + 1] = g[2], b[4 * n + 2] = g[1];  // gamma_yz
-      b[5 * n + 0] = g[2], b[5 * n + 2] = g[0];  // gamma_zx
-    }
+    const double wd = prism_strain_matrix(basis, X, q, B);
     // DB = D B over D's nonzeros; then Ke += w det J B^T (DB) over B's nonzeros. A dense triple
     // loop would cost ~10 GFLOP per element at p = 7; this is ~0.75.
     std::fill(DB.begin(), DB.end(), 0.0);
@@ -269,7 +307,6 @@ void reference_prism_matrix(const prism::Basis& basis, const PrismCoords& X, con
         double* dbk = &DB[std::size_t(k) * n];
         for (int j = 0; j < n; ++j) dbk[j] += dkl * bl[j];
       }
-    const double wd = basis.weights[q] * det;
     for (int i = 0; i < n; ++i) {
       double* row = &Ke[std::size_t(i) * n];
       for (int k = 0; k < 6; ++k) {  // Ke is symmetric: the upper triangle only, mirrored below
@@ -311,6 +348,185 @@ HostCsr<double> assemble_reference_elasticity(const Mesh& mesh, const DofMap& do
     add_to(A, element_dofs, Ke.data());
   }
   return A;
+}
+
+// ---- products with the oracle's element matrices ----------------------------------------------
+std::vector<std::vector<double>> check_vectors(ordinal_t n, int count, std::uint64_t seed) {
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<double> magnitude(0.5, 1.0);
+  std::vector<std::vector<double>> x(static_cast<std::size_t>(count),
+                                     std::vector<double>(static_cast<std::size_t>(n)));
+  for (auto& v : x)
+    for (double& xi : v) xi = gen() & 1 ? magnitude(gen) : -magnitude(gen);
+  return x;
+}
+
+namespace {
+// y[k] = K x[k] and diag(K), element by element. make_worker() gives each thread its own
+// worker(e, dofs, xe, ye, de): the element's global DOFs, then ye = Ke xe (one block of ndof per
+// vector) and de = diag(Ke), Ke never formed. Elements go in chunks, each computed on `threads`
+// threads and then summed into y in element order: the same bits for any thread count.
+template <class MakeWorker>
+ReferenceProducts element_products(std::size_t ne, int ndof, const std::vector<std::vector<double>>& x,
+                                   ordinal_t n, int threads, MakeWorker make_worker) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::size_t k = x.size(), nd = std::size_t(ndof);
+  for (const auto& v : x)
+    if (v.size() != std::size_t(n))
+      throw InputError("reference_products: a vector of " + std::to_string(v.size()) + " entries for " +
+                       std::to_string(n) + " DOFs");
+  ReferenceProducts out;
+  out.y.assign(k, std::vector<double>(std::size_t(n), 0.0));
+  out.diagonal.assign(std::size_t(n), 0.0);
+  threads = std::max(1, threads);
+  // Chunks of about 8 MB of element results: room for every thread, few page faults.
+  const std::size_t chunk = std::min(ne, std::max<std::size_t>(256, (std::size_t(1) << 20) / (nd * (k + 2))));
+  std::vector<ordinal_t> dofs(chunk * nd);
+  std::vector<double> ye(chunk * nd * k), de(chunk * nd);
+  for (std::size_t first = 0; first < ne; first += chunk) {
+    const std::size_t count = std::min(chunk, ne - first);
+    std::vector<std::exception_ptr> failed(static_cast<std::size_t>(threads));
+    const auto work = [&](int t) {
+      try {
+        auto worker = make_worker();
+        std::vector<double> xe(nd * k);
+        for (std::size_t i = count * t / threads; i < count * (t + 1) / threads; ++i) {
+          ordinal_t* d = &dofs[i * nd];
+          worker(first + i, d, xe.data(), &ye[i * nd * k], &de[i * nd], [&](double* xv) {
+            for (std::size_t v = 0; v < k; ++v)
+              for (std::size_t a = 0; a < nd; ++a) xv[v * nd + a] = x[v][std::size_t(d[a])];
+          });
+        }
+      } catch (...) {
+        failed[std::size_t(t)] = std::current_exception();
+      }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t) pool.emplace_back(work, t);
+    work(0);
+    for (auto& th : pool) th.join();
+    for (const auto& f : failed)
+      if (f) std::rethrow_exception(f);
+    for (std::size_t i = 0; i < count; ++i)
+      for (std::size_t a = 0; a < nd; ++a) {
+        const std::size_t r = std::size_t(dofs[i * nd + a]);
+        out.diagonal[r] += de[i * nd + a];
+        for (std::size_t v = 0; v < k; ++v) out.y[v][r] += ye[(i * k + v) * nd + a];
+      }
+  }
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
+
+// ye += wd B^T D (B xe) for every vector and de += wd diag(B^T D B), B: 6 x n Voigt strains
+// (row-major, row k at B[k * n]).
+void elasticity_point(const double D[6][6], const double* B, int n, double wd, std::size_t k,
+                      const double* xe, double* ye, double* de) {
+  for (std::size_t v = 0; v < k; ++v) {
+    double eps[6] = {}, sig[6] = {};
+    for (int r = 0; r < 6; ++r)
+      for (int j = 0; j < n; ++j) eps[r] += B[r * n + j] * xe[v * n + j];
+    for (int r = 0; r < 6; ++r)
+      for (int c = 0; c < 6; ++c) sig[r] += D[r][c] * eps[c];
+    for (int j = 0; j < n; ++j) {
+      double s = 0.0;
+      for (int r = 0; r < 6; ++r) s += B[r * n + j] * sig[r];
+      ye[v * n + j] += wd * s;
+    }
+  }
+  for (int j = 0; j < n; ++j) {  // B's column j has 3 nonzeros: skip the zeros
+    double s = 0.0;
+    for (int r = 0; r < 6; ++r) {
+      const double brj = B[r * n + j];
+      if (brj == 0.0) continue;
+      for (int c = 0; c < 6; ++c) s += brj * D[r][c] * B[c * n + j];
+    }
+    de[j] += wd * s;
+  }
+}
+
+template <class Body>
+auto element_error(std::size_t e, Body body) {  // "element E: ..." for a bad element
+  try {
+    return body();
+  } catch (const InputError& err) {
+    throw InputError("element " + std::to_string(e) + ": " + err.what());
+  }
+}
+}  // namespace
+
+ReferenceProducts reference_products(const Mesh& mesh, const Isotropic<double>& m,
+                                     const std::vector<std::vector<double>>& x, int threads) {
+  if (mesh.cell != CellType::hex8)
+    throw InputError(std::string("reference_products: hex8 mesh expected, got ") + cell_name(mesh.cell));
+  double D[6][6];
+  m.voigt(D);
+  const std::size_t k = x.size();
+  return element_products(mesh.num_elements(), 24, x, ordinal_t(mesh.num_nodes()) * 3, threads, [&] {
+    return [&](std::size_t e, ordinal_t* dofs, double* xe, double* ye, double* de, auto gather) {
+      for (int i = 0; i < 24; ++i) dofs[i] = 3 * mesh.elements[e][i / 3] + i % 3;
+      gather(xe);
+      std::fill(ye, ye + 24 * k, 0.0);
+      std::fill(de, de + 24, 0.0);
+      double X[8][3], B[6][24];
+      plain_coords(element_coords(mesh, e), X);
+      for (int q = 0; q < hex8::num_qp; ++q) {
+        double det;
+        element_error(e, [&] { hex8_strain_matrix(X, q, B, det); });
+        elasticity_point(D, &B[0][0], 24, det, k, xe, ye, de);  // Gauss weights are 1
+      }
+    };
+  });
+}
+
+ReferenceProducts reference_products(const Mesh& mesh, const DofMap& dofs, const Isotropic<double>& m,
+                                     const std::vector<std::vector<double>>& x, int threads) {
+  if (mesh.cell != CellType::prism6 || dofs.num_elements() != mesh.num_elements())
+    throw InputError(std::string("reference_products: prism6 mesh and its DOF map expected, got ") +
+                     cell_name(mesh.cell));
+  const prism::Basis& basis = prism::tabulate(dofs.order);
+  double D[6][6];
+  m.voigt(D);
+  const std::size_t k = x.size();
+  const int n = 3 * basis.nsh;
+  return element_products(mesh.num_elements(), n, x, dofs.num_nodes * 3, threads, [&] {
+    return [&, B = std::vector<double>()](std::size_t e, ordinal_t* d, double* xe, double* ye, double* de,
+                                          auto gather) mutable {
+      const ordinal_t* nodes = dofs.element(e);
+      for (int a = 0; a < basis.nsh; ++a)
+        for (int c = 0; c < 3; ++c) d[3 * a + c] = 3 * nodes[a] + c;
+      gather(xe);
+      std::fill(ye, ye + n * k, 0.0);
+      std::fill(de, de + n, 0.0);
+      const PrismCoords X = prism_coords(mesh, e);
+      for (int q = 0; q < basis.nq; ++q) {
+        const double wd = element_error(e, [&] { return prism_strain_matrix(basis, X, q, B); });
+        elasticity_point(D, B.data(), n, wd, k, xe, ye, de);
+      }
+    };
+  });
+}
+
+ReferenceProducts reference_products(const Mesh& mesh, double permittivity,
+                                     const std::vector<std::vector<double>>& x, int threads) {
+  if (mesh.cell != CellType::tri3)
+    throw InputError(std::string("reference_products: tri3 mesh expected, got ") + cell_name(mesh.cell));
+  const std::size_t k = x.size();
+  return element_products(mesh.num_elements(), 3, x, ordinal_t(mesh.num_nodes()), threads, [&] {
+    return [&](std::size_t e, ordinal_t* dofs, double* xe, double* ye, double* de, auto gather) {
+      for (int a = 0; a < 3; ++a) dofs[a] = mesh.elements[e][a];
+      gather(xe);
+      double B[2][3];
+      const double area = element_error(e, [&] { return tri3_gradients(tri3_coords(mesh, e), B); });
+      const double w = permittivity * area;
+      for (std::size_t v = 0; v < k; ++v) {  // Ke x = w B^T (B x)
+        const double g[2] = {B[0][0] * xe[3 * v] + B[0][1] * xe[3 * v + 1] + B[0][2] * xe[3 * v + 2],
+                             B[1][0] * xe[3 * v] + B[1][1] * xe[3 * v + 1] + B[1][2] * xe[3 * v + 2]};
+        for (int a = 0; a < 3; ++a) ye[3 * v + a] = w * (B[0][a] * g[0] + B[1][a] * g[1]);
+      }
+      for (int a = 0; a < 3; ++a) de[a] = w * (B[0][a] * B[0][a] + B[1][a] * B[1][a]);
+    };
+  });
 }
 
 HostCsr<double> lower_part(const HostCsr<double>& A) {

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <thread>
 #include <type_traits>
 
 #include "kfem/core/backends.hpp"
@@ -156,23 +157,42 @@ Model build_model(const MeshSpec& spec, const Settings& deck, std::optional<std:
   return m;
 }
 
-Oracle make_oracle(const Model& model, const Settings& deck) {
+int oracle_threads() {
+  return int(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+Oracle make_oracle(const Model& model, const Settings& deck, bool with_matrix) {
   Oracle o;
   if (long(model.mesh.num_elements()) > deck.verify_limit) return o;
   ScopedRegion r("kfem::oracle");
   const auto t0 = clock::now();
   const auto material = Isotropic<double>::from_young(deck.young, deck.poisson);
-  switch (model.mesh.cell) {
-    case CellType::tri3:
-      o.matrix = assemble_reference_electrostatics(model.mesh, deck.permittivity);
-      break;
-    case CellType::hex8:
-      o.matrix = assemble_reference(model.mesh, material);
-      break;
-    case CellType::prism6:
-      o.matrix = assemble_reference_elasticity(model.mesh, model.dofs, material);
-      break;
+  if (deck.verify == VerifyMethod::products) {
+    o.x = check_vectors(model.dofs.num_nodes * model.components, 2, deck.seed + 0x6b66656d);
+    const int threads = oracle_threads();
+    switch (model.mesh.cell) {
+      case CellType::tri3:
+        o.products = reference_products(model.mesh, deck.permittivity, o.x, threads);
+        break;
+      case CellType::hex8:
+        o.products = reference_products(model.mesh, material, o.x, threads);
+        break;
+      case CellType::prism6:
+        o.products = reference_products(model.mesh, model.dofs, material, o.x, threads);
+        break;
+    }
   }
+  if (deck.verify == VerifyMethod::entries || with_matrix) switch (model.mesh.cell) {
+      case CellType::tri3:
+        o.matrix = assemble_reference_electrostatics(model.mesh, deck.permittivity);
+        break;
+      case CellType::hex8:
+        o.matrix = assemble_reference(model.mesh, material);
+        break;
+      case CellType::prism6:
+        o.matrix = assemble_reference_elasticity(model.mesh, model.dofs, material);
+        break;
+    }
   o.seconds = std::chrono::duration<double>(clock::now() - t0).count();
   return o;
 }

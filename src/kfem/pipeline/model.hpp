@@ -48,16 +48,24 @@ struct GraphCounts {
 // counts (at most components^2 x elements x nodes_per_element^2) stay below 2^51.
 void check_graph_size(const std::string& where, const GraphCounts& counts, std::size_t device_free_bytes);
 
-// The family's oracle on the host, once per mesh: every point's matrix is compared with it.
+// The family's oracle on the host, once per mesh: every point's matrix is checked against it, by
+// settings.verify: `products` (K x for check vectors, element by element on every host core) or
+// `entries` (the assembled matrix). The matrix is also made when `with_matrix` (the bench's
+// reference solution needs it). Nothing above settings.verify_limit elements.
 struct Oracle {
-  std::optional<HostCsr<double>> matrix;  // empty when the mesh is above settings.verify_limit
+  std::optional<HostCsr<double>> matrix;
+  std::vector<std::vector<double>> x;         // the check vectors (products)
+  std::optional<ReferenceProducts> products;  // K x for each of them, and diag(K)
   double seconds = 0;
   const HostCsr<double>& lower() const;  // the matrix's lower triangle (symmetric storage), made once
+  bool empty() const { return !matrix && !products; }
 
  private:
   mutable std::optional<HostCsr<double>> lower_;  // a memo
 };
-Oracle make_oracle(const Model& model, const Settings& settings);
+Oracle make_oracle(const Model& model, const Settings& settings, bool with_matrix = false);
+// Host threads the oracle's products use: every core (std::thread::hardware_concurrency).
+int oracle_threads();
 
 // The run's problem: the one the deck's `problem:` (its physics; elasticity when the deck has
 // none) picks in src/kfem/problems' registry (problems::problem_for), and what the deck gives it.

@@ -60,17 +60,19 @@ double model_bytes(const Model& model, std::int64_t nnz, int scalar_bytes, doubl
 
 namespace {
 // y = K x on the assembled storage (full: Kokkos Kernels spmv; lower: symmetric_spmv), timed like
-// the assembly (y poisoned before each run) and checked against a host product with the matrix copied
-// to the host (none when the point keeps it on the device: then the product is timed, not checked).
+// the assembly (y poisoned before each run) and checked against verify.hpp's matrix_products of the
+// same stored entries (double sums on the device): max |y - Kx| / max (|K| |x|).
 template <class Exec, class S>
 json time_spmv(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
-               const Kokkos::View<S*, typename Exec::memory_space>& values, const HostCsr<S>* host,
-               bool lower, const Settings& settings) {
+               const Kokkos::View<S*, typename Exec::memory_space>& values, bool lower,
+               const Settings& settings) {
   using Vec = Kokkos::View<S*, Kokkos::Device<Exec, typename Exec::memory_space>>;
   const ordinal_t n = A.num_rows;
   Vec x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::spmv_x"), n), y("kfem::spmv_y", n);
   auto hx = Kokkos::create_mirror_view(x);
-  for (ordinal_t i = 0; i < n; ++i) hx(i) = S(std::sin(0.37 * i + 1.0));  // no zeros, no pattern
+  std::vector<std::vector<double>> xd(1, std::vector<double>(std::size_t(n)));
+  for (ordinal_t i = 0; i < n; ++i)
+    hx(i) = S(std::sin(0.37 * i + 1.0)), xd[0][i] = double(hx(i));  // no zeros
   Kokkos::deep_copy(x, hx);
   const auto apply = stiffness_operator<Exec>(A, values, lower);
   ScopedRegion r("kfem::spmv");
@@ -81,25 +83,11 @@ json time_spmv(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
                lower ? "lower triangle, symmetric_spmv (y = (L + L^T - D) x)" : "full, Kokkos Kernels spmv"},
               {"samples_s", samples},
               {"stats", summarize(samples)}};
-  if (!host) {
-    out["max_rel_vs_host"] = nullptr;
-    out["check"] = "skipped: the matrix stays on the device (no oracle, no export)";
-    return out;
-  }
-  std::vector<double> ref(n, 0.0);  // host product in double with the same stored entries
-  for (ordinal_t i = 0; i < n; ++i)
-    for (offset_t k = host->row_map[i]; k < host->row_map[i + 1]; ++k) {
-      const ordinal_t j = host->cols[k];
-      ref[i] += double(host->vals[k]) * double(hx(j));
-      if (lower && j != i) ref[j] += double(host->vals[k]) * double(hx(i));
-    }
-  auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
-  double diff = 0, scale = 0;
-  for (ordinal_t i = 0; i < n; ++i) {
-    diff = std::max(diff, std::abs(double(hy(i)) - ref[i]));
-    scale = std::max(scale, std::abs(ref[i]));
-    if (std::isnan(double(hy(i)))) diff = INFINITY;
-  }
+  const auto ref = matrix_products(exec, A, values, lower, xd);
+  const auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+  std::vector<std::vector<double>> got(2, ref[1]);
+  for (ordinal_t i = 0; i < n; ++i) got[0][i] = double(hy(i));
+  const auto [diff, scale] = product_difference(got, {ref[0]});
   out["max_rel_vs_host"] = scale > 0 ? diff / scale : diff;
   return out;
 }
@@ -147,21 +135,24 @@ json point(const Exec& exec, const Model& model, const Settings& settings, const
                                    "index reads, no writes, no zeroing)"}};
   }
 
-  // The matrix comes to the host only for what reads it there: the oracle, the export, and the
-  // read-outs of a problem that need it (the capacitor's field energy). A mesh near the device's
-  // capacity would not fit twice in host memory (30 M hex8 elements: 87 GB of values and columns in
+  // The matrix comes to the host only for what reads it there: the export, the read-outs of a
+  // problem that need it (the capacitor's field energy) and the entry-by-entry check. A mesh near the
+  // device's capacity would not fit twice in host memory (30 M hex8 elements: 87 GB of values and columns in
   // double).
   const bool export_matrix = !settings.export_matrix.empty() && req.exports;
   const bool energy = req.solve && problem_of(settings).readouts_need_matrix && !lower;
   std::optional<HostCsr<S>> got;
-  if (oracle.matrix || export_matrix || energy) {
+  if (export_matrix || energy) got = to_host(target, values);
+  {
     ScopedRegion r("kfem::verify");
-    got = to_host(target, values);
+    const auto t0 = std::chrono::steady_clock::now();
+    out["verification"] = pipeline::verification(exec, target, values, lower, oracle);
+    if (!oracle.empty())
+      out["verification"]["check_s"] =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
-  out["verification"] = pipeline::verification(got ? &*got : nullptr, oracle, lower);
   if (export_matrix) write_matrix_market(settings.export_matrix, *got, lower);
-  if (req.timed && req.diagnostics)
-    out["spmv"] = time_spmv(exec, target, values, got ? &*got : nullptr, lower, settings);
+  if (req.timed && req.diagnostics) out["spmv"] = time_spmv(exec, target, values, lower, settings);
 
   if (req.solve) {
     ScopedRegion r("kfem::solve");

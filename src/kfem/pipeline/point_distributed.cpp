@@ -180,7 +180,7 @@ json distributed(const Exec& exec, const parallel::Comm& comm, const Model& glob
   // --export-matrix, or read-outs that need the matrix (the capacitor's field energy). Rank 0 decides
   // for all.
   const bool gather =
-      comm.max(std::int64_t(root && (oracle.matrix || (!settings.export_matrix.empty() && req.exports) ||
+      comm.max(std::int64_t(root && (!oracle.empty() || (!settings.export_matrix.empty() && req.exports) ||
                                      (req.solve && problem_of(settings).readouts_need_matrix)))) > 0;
   HostCsr<S> got;
   if (gather) {

@@ -27,6 +27,12 @@ struct DirichletSpec {
   std::vector<double> values;
 };
 
+// How a point's matrix is checked against its family's oracle (inputs/README.md: bench.verify).
+enum class VerifyMethod {
+  products,  // A x against the oracle's element-by-element K x for random vectors (fast; the default)
+  entries,   // entry by entry against the oracle's assembled matrix, pattern for pattern (kfem verify)
+};
+
 // What the pipeline reads of a run's description (the driver's deck adds what it sweeps).
 struct Settings {
   std::string source = "<defaults>";  // where they come from, for messages (a deck's path)
@@ -44,6 +50,7 @@ struct Settings {
   double tolerance = 1e-8;                               // CG's relative residual
   int max_iterations = 20000;
   long verify_limit = 3000000;  // elements above which the host oracle is skipped (reported as such)
+  VerifyMethod verify = VerifyMethod::products;
   // How a point sets up, assembles and is timed (inputs/README.md: assembly.*, bench.*, output.*).
   std::string coloring = "greedy";       // greedy | device
   std::string element_order = "morton";  // natural | morton: launch order without colouring

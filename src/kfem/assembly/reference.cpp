@@ -351,21 +351,56 @@ HostCsr<double> assemble_reference_elasticity(const Mesh& mesh, const DofMap& do
 }
 
 // ---- products with the oracle's element matrices ----------------------------------------------
+namespace {
+// f(t) on threads t = 0..threads-1 (0 on the caller's); the first exception, by thread, rethrown.
+template <class F>
+void on_threads(int threads, F f) {
+  std::vector<std::exception_ptr> failed(static_cast<std::size_t>(threads));
+  const auto guarded = [&](int t) {
+    try {
+      f(t);
+    } catch (...) {
+      failed[std::size_t(t)] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(guarded, t);
+  guarded(0);
+  for (auto& th : pool) th.join();
+  for (const auto& e : failed)
+    if (e) std::rethrow_exception(e);
+}
+
+std::uint64_t splitmix64(std::uint64_t z) {  // a counter-based generator: entry i from (seed, i) alone
+  z += 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+}  // namespace
+
 std::vector<std::vector<double>> check_vectors(ordinal_t n, int count, std::uint64_t seed) {
-  std::mt19937_64 gen(seed);
-  std::uniform_real_distribution<double> magnitude(0.5, 1.0);
   std::vector<std::vector<double>> x(static_cast<std::size_t>(count),
                                      std::vector<double>(static_cast<std::size_t>(n)));
-  for (auto& v : x)
-    for (double& xi : v) xi = gen() & 1 ? magnitude(gen) : -magnitude(gen);
+  const int threads = int(std::max(1u, std::min(16u, std::thread::hardware_concurrency())));
+  for (int v = 0; v < count; ++v)
+    on_threads(threads, [&](int t) {
+      const std::uint64_t base = splitmix64(seed + std::uint64_t(v) * 0x632be59bd9b4e019ull);
+      for (std::size_t i = std::size_t(n) * t / threads; i < std::size_t(n) * (t + 1) / threads; ++i) {
+        const std::uint64_t r = splitmix64(base ^ i);
+        const double m = 0.5 + 0.5 * double(r >> 11) * 0x1.0p-53;  // [0.5, 1)
+        x[v][i] = r & 1 ? m : -m;
+      }
+    });
   return x;
 }
 
 namespace {
 // y[k] = K x[k] and diag(K), element by element. make_worker() gives each thread its own
-// worker(e, dofs, xe, ye, de): the element's global DOFs, then ye = Ke xe (one block of ndof per
-// vector) and de = diag(Ke), Ke never formed. Elements go in chunks, each computed on `threads`
-// threads and then summed into y in element order: the same bits for any thread count.
+// worker(e, dofs, xe, ye, de, gather): the element's global DOFs, then ye = Ke xe (one block of ndof
+// per vector) and de = diag(Ke), Ke never formed. Elements go in chunks: computed on `threads`
+// threads, then summed into y by the same threads, each over its own range of rows and in element
+// order: the same bits for any thread count.
 template <class MakeWorker>
 ReferenceProducts element_products(std::size_t ne, int ndof, const std::vector<std::vector<double>>& x,
                                    ordinal_t n, int threads, MakeWorker make_worker) {
@@ -379,40 +414,34 @@ ReferenceProducts element_products(std::size_t ne, int ndof, const std::vector<s
   out.y.assign(k, std::vector<double>(std::size_t(n), 0.0));
   out.diagonal.assign(std::size_t(n), 0.0);
   threads = std::max(1, threads);
-  // Chunks of about 8 MB of element results: room for every thread, few page faults.
-  const std::size_t chunk = std::min(ne, std::max<std::size_t>(256, (std::size_t(1) << 20) / (nd * (k + 2))));
+  // Chunks of about 32 MB of element results: room for every thread, few page faults.
+  const std::size_t chunk = std::min(ne, std::max<std::size_t>(256, (std::size_t(1) << 22) / (nd * (k + 2))));
   std::vector<ordinal_t> dofs(chunk * nd);
   std::vector<double> ye(chunk * nd * k), de(chunk * nd);
   for (std::size_t first = 0; first < ne; first += chunk) {
     const std::size_t count = std::min(chunk, ne - first);
-    std::vector<std::exception_ptr> failed(static_cast<std::size_t>(threads));
-    const auto work = [&](int t) {
-      try {
-        auto worker = make_worker();
-        std::vector<double> xe(nd * k);
-        for (std::size_t i = count * t / threads; i < count * (t + 1) / threads; ++i) {
-          ordinal_t* d = &dofs[i * nd];
-          worker(first + i, d, xe.data(), &ye[i * nd * k], &de[i * nd], [&](double* xv) {
-            for (std::size_t v = 0; v < k; ++v)
-              for (std::size_t a = 0; a < nd; ++a) xv[v * nd + a] = x[v][std::size_t(d[a])];
-          });
+    on_threads(threads, [&](int t) {
+      auto worker = make_worker();
+      std::vector<double> xe(nd * k);
+      for (std::size_t i = count * t / threads; i < count * (t + 1) / threads; ++i) {
+        ordinal_t* d = &dofs[i * nd];
+        worker(first + i, d, xe.data(), &ye[i * nd * k], &de[i * nd], [&](double* xv) {
+          for (std::size_t v = 0; v < k; ++v)
+            for (std::size_t a = 0; a < nd; ++a) xv[v * nd + a] = x[v][std::size_t(d[a])];
+        });
+      }
+    });
+    on_threads(threads, [&](int t) {
+      const ordinal_t lo = ordinal_t(std::int64_t(n) * t / threads),
+                      hi = ordinal_t(std::int64_t(n) * (t + 1) / threads);
+      for (std::size_t i = 0; i < count; ++i)
+        for (std::size_t a = 0; a < nd; ++a) {
+          const ordinal_t r = dofs[i * nd + a];
+          if (r < lo || r >= hi) continue;
+          out.diagonal[std::size_t(r)] += de[i * nd + a];
+          for (std::size_t v = 0; v < k; ++v) out.y[v][std::size_t(r)] += ye[(i * k + v) * nd + a];
         }
-      } catch (...) {
-        failed[std::size_t(t)] = std::current_exception();
-      }
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t) pool.emplace_back(work, t);
-    work(0);
-    for (auto& th : pool) th.join();
-    for (const auto& f : failed)
-      if (f) std::rethrow_exception(f);
-    for (std::size_t i = 0; i < count; ++i)
-      for (std::size_t a = 0; a < nd; ++a) {
-        const std::size_t r = std::size_t(dofs[i * nd + a]);
-        out.diagonal[r] += de[i * nd + a];
-        for (std::size_t v = 0; v < k; ++v) out.y[v][r] += ye[(i * k + v) * nd + a];
-      }
+    });
   }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -21,25 +22,44 @@ namespace kfem::pipeline {
 template <class S>
 inline constexpr double verify_tolerance = std::is_same_v<S, float> ? 1e-5 : 1e-12;
 
-// For each vector x[v]: y = A x and a = |A| |x| (the product's rounding scale), in double on exec
-// (lower storage: A = L + L^T - D, the mirrored adds atomic). Host vectors, y[v] then a[v].
+// Host vectors (all of length n) as the columns of a device matrix (n x count).
+template <class Exec, class Mem = typename Exec::memory_space>
+Kokkos::View<double**, Kokkos::LayoutLeft, Mem> to_device_columns(const Exec& exec,
+                                                                  const std::vector<std::vector<double>>& x,
+                                                                  ordinal_t n) {
+  Kokkos::View<double**, Kokkos::LayoutLeft, Mem> X(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::check_x"), n, x.size());
+  const auto h = Kokkos::create_mirror_view(X);
+  for (std::size_t v = 0; v < x.size(); ++v) std::copy(x[v].begin(), x[v].end(), &h(0, v));  // LayoutLeft
+  Kokkos::deep_copy(exec, X, h);
+  return X;
+}
+
+// v (any scalar) as a one-column double matrix on exec.
+template <class Exec, class View>
+Kokkos::View<double**, Kokkos::LayoutLeft, typename View::memory_space> as_double_column(const Exec& exec,
+                                                                                         const View& v) {
+  Kokkos::View<double**, Kokkos::LayoutLeft, typename View::memory_space> c(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::check_column"), v.extent(0), 1);
+  Kokkos::parallel_for(
+      "kfem::check_column", Kokkos::RangePolicy<Exec>(exec, 0, v.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t i) { c(i, 0) = double(v(i)); });
+  return c;
+}
+
+// For each column x of X: y = A x and a = |A| |x| (the product's rounding scale), in double on exec:
+// Y(:, v) and Y(:, k + v) (lower storage: A = L + L^T - D, the mirrored adds atomic).
 template <class Exec, class S, class Mem>
-std::vector<std::vector<double>> matrix_products(const Exec& exec, const CsrGraph<Mem>& A,
-                                                 const Kokkos::View<S*, Mem>& values, bool lower,
-                                                 const std::vector<std::vector<double>>& x) {
-  const ordinal_t n = A.num_rows;
-  const int k = int(x.size());
-  using Matrix = Kokkos::View<double**, Kokkos::LayoutLeft, Mem>;
-  Matrix X(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::check_x"), n, k);
-  Matrix Y("kfem::check_y", n, 2 * k);  // columns v: A x[v]; k + v: |A| |x[v]|
-  const auto hX = Kokkos::create_mirror_view(X);
-  for (int v = 0; v < k; ++v)
-    for (ordinal_t i = 0; i < n; ++i) hX(i, v) = x[v][i];
-  Kokkos::deep_copy(exec, X, hX);
+Kokkos::View<double**, Kokkos::LayoutLeft, Mem> matrix_products(
+    const Exec& exec, const CsrGraph<Mem>& A, const Kokkos::View<S*, Mem>& values, bool lower,
+    const Kokkos::View<double**, Kokkos::LayoutLeft, Mem>& X) {
+  const int k = int(X.extent(1));
+  Kokkos::View<double**, Kokkos::LayoutLeft, Mem> Y("kfem::check_y", A.num_rows, 2 * k);
   const auto rows = A.row_map;
   const auto cols = A.cols;
   Kokkos::parallel_for(
-      "kfem::check_products", Kokkos::RangePolicy<Exec>(exec, 0, n), KOKKOS_LAMBDA(const ordinal_t i) {
+      "kfem::check_products", Kokkos::RangePolicy<Exec>(exec, 0, A.num_rows),
+      KOKKOS_LAMBDA(const ordinal_t i) {
         for (int v = 0; v < k; ++v) {
           double y = 0, a = 0;
           for (offset_t p = rows(i); p < rows(i + 1); ++p) {
@@ -60,25 +80,31 @@ std::vector<std::vector<double>> matrix_products(const Exec& exec, const CsrGrap
           }
         }
       });
-  const auto hY = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Y);
-  std::vector<std::vector<double>> out(2 * std::size_t(k), std::vector<double>(std::size_t(n)));
-  for (int c = 0; c < 2 * k; ++c)
-    for (ordinal_t i = 0; i < n; ++i) out[c][i] = hY(i, c);
-  return out;
+  return Y;
 }
 
-// max |y - ref| (NaN: infinite) and max a over every vector: {max_abs, scale}.
-inline std::pair<double, double> product_difference(const std::vector<std::vector<double>>& ya,
-                                                    const std::vector<std::vector<double>>& ref) {
-  const std::size_t k = ref.size();
+// Over the k columns of R, on exec: {max |Y(:, v) - R(:, v)|, max Y(:, k + v)}, a NaN counting as
+// infinite.
+template <class Exec, class Mem>
+std::pair<double, double> product_difference(const Exec& exec,
+                                             const Kokkos::View<double**, Kokkos::LayoutLeft, Mem>& Y,
+                                             const Kokkos::View<double**, Kokkos::LayoutLeft, Mem>& R) {
+  const int k = int(R.extent(1));
+  const std::int64_t n = std::int64_t(R.extent(0));
   double diff = 0, scale = 0;
-  for (std::size_t v = 0; v < k; ++v)
-    for (std::size_t i = 0; i < ref[v].size(); ++i) {
-      const double d = std::abs(ya[v][i] - ref[v][i]);
-      diff = std::isnan(d) ? INFINITY : std::max(diff, d);
-      scale = std::isnan(ya[k + v][i]) ? INFINITY : std::max(scale, ya[k + v][i]);
-    }
-  return {diff, scale};
+  Kokkos::parallel_reduce(
+      "kfem::check_difference", Kokkos::RangePolicy<Exec>(exec, 0, n * k),
+      KOKKOS_LAMBDA(const std::int64_t t, double& d, double& s) {
+        const std::int64_t i = t % n;
+        const int v = int(t / n);
+        const double e = Y(i, v) - R(i, v), m = e < 0 ? -e : e, a = Y(i, k + v);
+        const double big = 1.7976931348623157e308;  // a NaN: the largest double, then infinity
+        d = m != m ? big : (m > d ? m : d);
+        s = a != a ? big : (a > s ? a : s);
+      },
+      Kokkos::Max<double>(diff), Kokkos::Max<double>(scale));
+  const auto nan_is_infinite = [](double x) { return x >= 1.7976931348623157e308 ? INFINITY : x; };
+  return {nan_is_infinite(diff), nan_is_infinite(scale)};
 }
 
 // The report's "verification" object for a matrix on exec's space: status passed | FAILED, the
@@ -103,10 +129,10 @@ nlohmann::json verification(const Exec& exec, const CsrGraph<Mem>& A, const Kokk
   }
   const std::size_t n = oracle.products->diagonal.size();
   double diff = INFINITY, scale = 0;
-  if (std::size_t(A.num_rows) == n) {
-    const auto [d, s] =
-        product_difference(matrix_products(exec, A, values, lower, oracle.x), oracle.products->y);
-    diff = d, scale = s;
+  if (std::size_t(A.num_rows) == n) {  // the oracle's vectors and products to the matrix's space
+    const auto X = to_device_columns(exec, oracle.x, A.num_rows);
+    const auto R = to_device_columns(exec, oracle.products->y, A.num_rows);
+    std::tie(diff, scale) = product_difference(exec, matrix_products(exec, A, values, lower, X), R);
   }
   const double rel = scale > 0 ? diff / scale : diff;
   return {{"status", rel <= tol ? "passed" : "FAILED"},

@@ -175,6 +175,16 @@ std::unique_ptr<AssemblerBase<Exec, S>> prepare_graph_assembly(const Exec& exec,
   return assembler;
 }
 
+// The setup stages a point ran, in seconds (report "setup": upload, DOF graph, lower triangle,
+// colouring, launch order, element data; not the colourings timed only for comparison).
+inline double setup_stages_s(const nlohmann::json& setup) {
+  double s = 0;
+  for (const char* k :
+       {"mesh_to_device_s", "graph_s", "lower_graph_s", "coloring_s", "morton_order_s", "element_data_s"})
+    if (setup.contains(k)) s += setup[k].get<double>();
+  return s;
+}
+
 // What a report says of the strategy beyond its names: warps per block of the warp mappings, the
 // target of the generic ones.
 template <class Exec>

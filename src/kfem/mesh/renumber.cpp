@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "kfem/mesh/incidence.hpp"
+#include "kfem/mesh/morton.hpp"
 
 namespace kfem {
 namespace {
@@ -121,41 +122,28 @@ std::vector<ordinal_t> rcm_permutation(const Mesh& mesh) {
 }
 }  // namespace
 
-namespace {
-// The low 21 bits of x moved to every third bit (bit i to bit 3i).
-std::uint64_t spread_bits(std::uint64_t x) {
-  x &= 0x1fffff;
-  x = (x | x << 32) & 0x1f00000000ffffULL;
-  x = (x | x << 16) & 0x1f0000ff0000ffULL;
-  x = (x | x << 8) & 0x100f00f00f00f00fULL;
-  x = (x | x << 4) & 0x10c30c30c30c30c3ULL;
-  x = (x | x << 2) & 0x1249249249249249ULL;
-  return x;
-}
-}  // namespace
-
 std::vector<ordinal_t> morton_order(const Mesh& mesh) {
   const std::size_t ne = mesh.num_elements();
   const int nv = mesh.nodes_per_element();
-  std::vector<std::array<double, 3>> centre(ne, {0, 0, 0});
-  std::array<double, 3> lo, hi;
-  lo.fill(std::numeric_limits<double>::max());
-  hi.fill(std::numeric_limits<double>::lowest());
-  for (std::size_t e = 0; e < ne; ++e)
-    for (int j = 0; j < 3; ++j) {
+  std::vector<std::array<double, 3>> centre(ne);
+  double lo[3], hi[3];
+  for (int j = 0; j < 3; ++j)
+    lo[j] = std::numeric_limits<double>::max(), hi[j] = std::numeric_limits<double>::lowest();
+  for (std::size_t e = 0; e < ne; ++e) {
+    for (int j = 0; j < 3; ++j) {  // as morton::centroid: the vertices' mean, in vertex order
+      centre[e][j] = 0.0;
       for (int a = 0; a < nv; ++a) centre[e][j] += mesh.nodes[mesh.elements[e][a]][j] / nv;
-      lo[j] = std::min(lo[j], centre[e][j]);
-      hi[j] = std::max(hi[j], centre[e][j]);
     }
-  std::vector<std::uint64_t> key(ne, 0);
+    for (int j = 0; j < 3; ++j) lo[j] = std::min(lo[j], centre[e][j]), hi[j] = std::max(hi[j], centre[e][j]);
+  }
+  const int bits = morton::code_bits(std::int64_t(ne)), ibits = morton::index_bits(std::int64_t(ne));
+  std::vector<std::uint64_t> key(ne);
   for (std::size_t e = 0; e < ne; ++e)
-    for (int j = 0; j < 3; ++j) {  // 21 bits per direction of the centroids' bounding box
-      const double t = hi[j] > lo[j] ? (centre[e][j] - lo[j]) / (hi[j] - lo[j]) : 0.0;
-      key[e] |= spread_bits(static_cast<std::uint64_t>(t * 0x1fffff)) << j;
-    }
+    key[e] = morton::key(centre[e].data(), lo, hi, bits, ibits, std::int64_t(e));
+  std::sort(key.begin(), key.end());  // unique: the element index is the key's low bits
   std::vector<ordinal_t> order(ne);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](ordinal_t a, ordinal_t b) { return key[a] < key[b]; });
+  const std::uint64_t index_mask = (std::uint64_t(1) << ibits) - 1;
+  for (std::size_t i = 0; i < ne; ++i) order[i] = ordinal_t(key[i] & index_mask);
   return order;
 }
 

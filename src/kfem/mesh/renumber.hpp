@@ -33,6 +33,7 @@ Mesh shuffle_elements(const Mesh&, std::uint64_t seed);
 
 // The elements along a Z-order (Morton) curve through their centroids: elements near in space come
 // near in the order in every direction at once, so its runs are compact blocks, not mesh lines.
+// The keys of mesh/morton.hpp (ties by element index); morton::order computes the same on a device.
 std::vector<ordinal_t> morton_order(const Mesh&);
 
 // max over elements of (largest - smallest node id): the half-bandwidth of the node graph.

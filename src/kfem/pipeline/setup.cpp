@@ -8,6 +8,7 @@
 #include "kfem/assembly/make_assembler.hpp"  // dispatch_entry
 #include "kfem/assembly/strategies.hpp"
 #include "kfem/coloring/device_coloring.hpp"
+#include "kfem/mesh/morton.hpp"
 #include "kfem/mesh/renumber.hpp"
 #include "kfem/report/timing.hpp"
 #include "kfem/sparsity/dof_graph.hpp"
@@ -53,11 +54,6 @@ double upload(const Exec& exec, const Mesh& mesh, const DofMap& dm, Problem<Exec
 const Coloring& MeshOrders::greedy(const Mesh& mesh) const {
   if (!greedy_) greedy_s_ = host_seconds([&] { greedy_ = greedy_coloring(mesh); });
   return *greedy_;
-}
-
-const std::vector<ordinal_t>& MeshOrders::morton(const Mesh& mesh) const {
-  if (!morton_) morton_s_ = host_seconds([&] { morton_ = morton_order(mesh); });
-  return *morton_;
 }
 
 SetupChoice csr_setup(MappingKind mapping, RaceKind race, ColoringMethod coloring, bool morton) {
@@ -108,8 +104,10 @@ Setup<Exec> make_setup(const Exec& exec, const Mesh& mesh, const DofMap& dofs, i
     set_coloring(exec, p, std::move(c));
   }
   if (choice.launch_order) {
-    set_launch_order(exec, p, orders.morton(mesh));
-    t["morton_order_s"] = orders.morton_seconds();
+    ScopedRegion r("kfem::setup::launch_order");
+    t["morton_order_s"] = time_fenced(exec, [&] {
+      p.uncolored = morton::order(exec, p.mesh.coords, p.mesh.conn, mesh.nodes_per_element());
+    });
   }
   if (choice.time_colorings) {
     ScopedRegion r("kfem::setup::coloring_times");

@@ -20,20 +20,18 @@ enum class RaceKind;
 }  // namespace kfem
 
 namespace kfem::pipeline {
-// Element orders of one mesh that do not depend on the backend or the point: computed on first use
-// and shared by every point on the mesh (a memo, hence const methods over mutable members). Always
-// asked with the same mesh: the one it belongs to (Model::orders).
+// The host's greedy colouring of one mesh (the paper's; it depends on neither the backend nor the
+// point): computed on first use and shared by every point on the mesh (a memo, hence const methods
+// over mutable members). Always asked with the same mesh: the one it belongs to (Model::orders).
+// The Morton launch order is a device step of every point (mesh/morton.hpp).
 class MeshOrders {
  public:
   const Coloring& greedy(const Mesh& mesh) const;  // greedy_coloring(mesh)
   double greedy_seconds() const { return greedy_s_; }
-  const std::vector<ordinal_t>& morton(const Mesh& mesh) const;  // morton_order(mesh)
-  double morton_seconds() const { return morton_s_; }
 
  private:
   mutable std::optional<Coloring> greedy_;
-  mutable std::optional<std::vector<ordinal_t>> morton_;
-  mutable double greedy_s_ = 0, morton_s_ = 0;
+  mutable double greedy_s_ = 0;
 };
 
 enum class ColoringMethod { greedy, device };  // on the host once per mesh, or on the device (KokkosGraph)

@@ -41,25 +41,32 @@ struct Hex8BoxOwnerData {
   Kokkos::View<offset_t*, Mem> dof_rows;
 };
 
-// The place table of a grid (host): each point's neighbours in the order of their node ids.
-inline std::vector<std::int8_t> box_row_places(const BoxGrid& g) {
-  const std::int64_t px = g.nx + 1, py = g.ny + 1, pz = g.nz + 1;
-  std::vector<std::int8_t> out(std::size_t(px * py * pz) * 28, -1);
-  for (std::int64_t k = 0; k < pz; ++k)
-    for (std::int64_t j = 0; j < py; ++j)
-      for (std::int64_t i = 0; i < px; ++i) {
-        std::pair<ordinal_t, int> nb[27];
-        int n = 0;
+// The place table of a grid on exec: each point's neighbours in the order of their node ids (an
+// insertion sort of at most 27 in each thread).
+template <class Exec, class Mem>
+Kokkos::View<std::int8_t* [28], Kokkos::LayoutRight, Mem> box_row_places(
+    const Exec& exec, const Kokkos::View<ordinal_t*, Mem>& node, ordinal_t nx, ordinal_t ny, ordinal_t nz) {
+  const std::int64_t px = nx + 1, py = ny + 1, pz = nz + 1;
+  Kokkos::View<std::int8_t* [28], Kokkos::LayoutRight, Mem> out(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::box_places"), px * py * pz);
+  Kokkos::parallel_for(
+      "kfem::box_places", Kokkos::RangePolicy<Exec>(exec, 0, px * py * pz),
+      KOKKOS_LAMBDA(const std::int64_t g) {
+        const std::int64_t i = g % px, j = g / px % py, k = g / px / py;
+        ordinal_t id[27];
+        int at[27], n = 0;
         for (int o = 0; o < 27; ++o) {
+          out(g, o) = -1;
           const std::int64_t x = i + o % 3 - 1, y = j + o / 3 % 3 - 1, z = k + o / 9 - 1;
-          if (x >= 0 && x < px && y >= 0 && y < py && z >= 0 && z < pz)
-            nb[n++] = {g.node[x + px * (y + py * z)], o};
+          if (x < 0 || x >= px || y < 0 || y >= py || z < 0 || z >= pz) continue;
+          const ordinal_t v = node(x + px * (y + py * z));
+          int r = n++;
+          for (; r > 0 && id[r - 1] > v; --r) id[r] = id[r - 1], at[r] = at[r - 1];
+          id[r] = v, at[r] = o;
         }
-        std::sort(nb, nb + n);
-        std::int8_t* const row = &out[std::size_t(i + px * (j + py * k)) * 28];
-        for (int r = 0; r < n; ++r) row[nb[r].second] = std::int8_t(r);
-        row[27] = std::int8_t(n);
-      }
+        for (int r = 0; r < n; ++r) out(g, at[r]) = std::int8_t(r);
+        out(g, 27) = std::int8_t(n);
+      });
   return out;
 }
 
@@ -75,13 +82,7 @@ Hex8BoxOwnerData<S, typename Exec::memory_space> make_hex8_box_owner_data(const 
   Hex8BoxOwnerData<S, typename Exec::memory_space> d;
   d.nx = g.nx, d.ny = g.ny, d.nz = g.nz;
   d.node = to_device(exec, g.node, "kfem::box_nodes");
-  const std::vector<std::int8_t> places = box_row_places(g);
-  d.place =
-      decltype(d.place)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::box_places"), g.node.size());
-  Kokkos::deep_copy(
-      exec, d.place,
-      Kokkos::View<const std::int8_t* [28], Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-          places.data(), g.node.size()));
+  d.place = box_row_places(exec, d.node, g.nx, g.ny, g.nz);
   d.dof_rows = p.graph.dof.row_map;
   const auto cells = to_device(exec, g.element, "kfem::box_cells");
   d.coords = decltype(d.coords)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::box_coords"),

@@ -92,6 +92,8 @@ TEST(OracleProducts, SameBitsOnAnyThreadCount) {
   const auto x = check_vectors(ordinal_t(model.mesh.num_nodes()) * 3, 2, 7);
   const ReferenceProducts one = reference_products(model.mesh, m, x, 1);
   const ReferenceProducts three = reference_products(model.mesh, m, x, 3);
+  const ReferenceProducts many = reference_products(model.mesh, m, x, 40);  // more threads than elements
+  EXPECT_EQ(one.y, many.y);
   EXPECT_EQ(one.y, three.y);
   EXPECT_EQ(one.diagonal, three.diagonal);
 }

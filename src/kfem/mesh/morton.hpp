@@ -57,6 +57,37 @@ KOKKOS_INLINE_FUNCTION void centroid(const Coords& x, const Conn& conn, std::int
   }
 }
 
+// out = the element indices of the sorted keys, on the host (Kokkos 3.4's BinSort crashed on Serial
+// in a CUDA build, H100).
+template <class Exec, class Keys, class Out>
+void host_sort(const Exec& exec, const Keys& keys, int ibits, const Out& out) {
+  exec.fence();
+  std::sort(keys.data(), keys.data() + keys.extent(0));
+  const std::uint64_t mask = (std::uint64_t(1) << ibits) - 1;
+  for (std::size_t i = 0; i < keys.extent(0); ++i) out(i) = ordinal_t(keys(i) & mask);
+}
+
+// The same on a device: Kokkos' BinSort, about two keys per bin, each bin sorted.
+template <class Exec, class Keys, class Out>
+void bin_sort(const Exec& exec, const Keys& keys, const Out& out) {
+  const std::int64_t ne = std::int64_t(keys.extent(0));
+  std::uint64_t kmin = 0, kmax = 0;
+  Kokkos::parallel_reduce(
+      "kfem::morton_range", Kokkos::RangePolicy<Exec>(exec, 0, ne),
+      KOKKOS_LAMBDA(const std::int64_t e, std::uint64_t& mn, std::uint64_t& mx) {
+        mn = keys(e) < mn ? keys(e) : mn;
+        mx = keys(e) > mx ? keys(e) : mx;
+      },
+      Kokkos::Min<std::uint64_t>(kmin), Kokkos::Max<std::uint64_t>(kmax));
+  using Op = Kokkos::BinOp1D<Keys>;
+  Kokkos::BinSort<Keys, Op> sort(keys, 0, int(ne), Op(int(ne / 2 > 1 ? ne / 2 : 1), kmin, kmax), true);
+  sort.create_permute_vector();
+  const auto perm = sort.get_permute_vector();
+  Kokkos::parallel_for(
+      "kfem::morton_order", Kokkos::RangePolicy<Exec>(exec, 0, ne),
+      KOKKOS_LAMBDA(const std::int64_t i) { out(i) = ordinal_t(perm(i)); });
+}
+
 // The Morton launch order on exec: order(i) = the element launched i-th. Keys by a parallel loop,
 // the centroids' box by reductions, then Kokkos' BinSort on a device, std::sort on the host (unique
 // keys: one result).
@@ -91,31 +122,10 @@ Kokkos::View<ordinal_t*, typename Exec::memory_space> order(const Exec& exec, co
         centroid(x, conn, e, nv, c);
         keys(e) = key(c, l, h, bits, ibits, e);
       });
-  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible) {
-    // Host spaces sort in place (Kokkos 3.4's BinSort on Serial crashed in a CUDA build, H100).
-    exec.fence();
-    std::sort(keys.data(), keys.data() + ne);
-    const std::uint64_t mask = (std::uint64_t(1) << ibits) - 1;
-    for (std::int64_t i = 0; i < ne; ++i) out(i) = ordinal_t(keys(i) & mask);
-    return out;
-  } else {
-    std::uint64_t kmin = 0, kmax = 0;
-    Kokkos::parallel_reduce(
-        "kfem::morton_range", Kokkos::RangePolicy<Exec>(exec, 0, ne),
-        KOKKOS_LAMBDA(const std::int64_t e, std::uint64_t& mn, std::uint64_t& mx) {
-          mn = keys(e) < mn ? keys(e) : mn;
-          mx = keys(e) > mx ? keys(e) : mx;
-        },
-        Kokkos::Min<std::uint64_t>(kmin), Kokkos::Max<std::uint64_t>(kmax));
-    using Op = Kokkos::BinOp1D<Kokkos::View<std::uint64_t*, Mem>>;
-    const int bins = int(ne / 2 > 1 ? ne / 2 : 1);  // a couple of keys per bin, each bin sorted
-    Kokkos::BinSort<Kokkos::View<std::uint64_t*, Mem>, Op> sort(keys, 0, int(ne), Op(bins, kmin, kmax), true);
-    sort.create_permute_vector();
-    const auto perm = sort.get_permute_vector();
-    Kokkos::parallel_for(
-        "kfem::morton_order", Kokkos::RangePolicy<Exec>(exec, 0, ne),
-        KOKKOS_LAMBDA(const std::int64_t i) { out(i) = ordinal_t(perm(i)); });
-  }
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible)
+    host_sort(exec, keys, ibits, out);
+  else
+    bin_sort(exec, keys, out);
   exec.fence();
   return out;
 }

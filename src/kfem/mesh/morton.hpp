@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "kfem/core/types.hpp"
 
@@ -57,6 +58,53 @@ KOKKOS_INLINE_FUNCTION void centroid(const Coords& x, const Conn& conn, std::int
   }
 }
 
+// The kernels are named functors, not KOKKOS_LAMBDAs: several translation units instantiate them
+// (see core/fill.hpp).
+namespace detail {
+template <class Coords, class Conn>
+struct Box {  // min and max of the centroids' coordinate j
+  Coords x;
+  Conn conn;
+  int nv, j;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t e, double& mn, double& mx) const {
+    double c[3];
+    centroid(x, conn, e, nv, c);
+    mn = c[j] < mn ? c[j] : mn;
+    mx = c[j] > mx ? c[j] : mx;
+  }
+};
+
+template <class Coords, class Conn, class Keys>
+struct Keying {
+  Coords x;
+  Conn conn;
+  Keys keys;
+  int nv, bits, ibits;
+  double lo[3], hi[3];
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t e) const {
+    double c[3];
+    centroid(x, conn, e, nv, c);
+    keys(e) = key(c, lo, hi, bits, ibits, e);
+  }
+};
+
+template <class Keys>
+struct KeyRange {
+  Keys keys;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t e, std::uint64_t& mn, std::uint64_t& mx) const {
+    mn = keys(e) < mn ? keys(e) : mn;
+    mx = keys(e) > mx ? keys(e) : mx;
+  }
+};
+
+template <class Out, class Perm>
+struct Permute {
+  Out out;
+  Perm perm;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const { out(i) = ordinal_t(perm(i)); }
+};
+}  // namespace detail
+
 // out = the element indices of the sorted keys, on the host (Kokkos 3.4's BinSort crashed on Serial
 // in a CUDA build, H100).
 template <class Exec, class Keys, class Out>
@@ -72,20 +120,15 @@ template <class Exec, class Keys, class Out>
 void bin_sort(const Exec& exec, const Keys& keys, const Out& out) {
   const std::int64_t ne = std::int64_t(keys.extent(0));
   std::uint64_t kmin = 0, kmax = 0;
-  Kokkos::parallel_reduce(
-      "kfem::morton_range", Kokkos::RangePolicy<Exec>(exec, 0, ne),
-      KOKKOS_LAMBDA(const std::int64_t e, std::uint64_t& mn, std::uint64_t& mx) {
-        mn = keys(e) < mn ? keys(e) : mn;
-        mx = keys(e) > mx ? keys(e) : mx;
-      },
-      Kokkos::Min<std::uint64_t>(kmin), Kokkos::Max<std::uint64_t>(kmax));
+  Kokkos::parallel_reduce("kfem::morton_range", Kokkos::RangePolicy<Exec>(exec, 0, ne),
+                          detail::KeyRange<Keys>{keys}, Kokkos::Min<std::uint64_t>(kmin),
+                          Kokkos::Max<std::uint64_t>(kmax));
   using Op = Kokkos::BinOp1D<Keys>;
   Kokkos::BinSort<Keys, Op> sort(keys, 0, int(ne), Op(int(ne / 2 > 1 ? ne / 2 : 1), kmin, kmax), true);
   sort.create_permute_vector();
   const auto perm = sort.get_permute_vector();
-  Kokkos::parallel_for(
-      "kfem::morton_order", Kokkos::RangePolicy<Exec>(exec, 0, ne),
-      KOKKOS_LAMBDA(const std::int64_t i) { out(i) = ordinal_t(perm(i)); });
+  Kokkos::parallel_for("kfem::morton_order", Kokkos::RangePolicy<Exec>(exec, 0, ne),
+                       detail::Permute<Out, std::decay_t<decltype(perm)>>{out, perm});
 }
 
 // The Morton launch order on exec: order(i) = the element launched i-th. Keys by a parallel loop,
@@ -100,28 +143,16 @@ Kokkos::View<ordinal_t*, typename Exec::memory_space> order(const Exec& exec, co
                                     ne);
   if (ne == 0) return out;
   double lo[3], hi[3];
-  for (int j = 0; j < 3; ++j) {
-    Kokkos::parallel_reduce(
-        "kfem::morton_box", Kokkos::RangePolicy<Exec>(exec, 0, ne),
-        KOKKOS_LAMBDA(const std::int64_t e, double& mn, double& mx) {
-          double c[3];
-          centroid(x, conn, e, nv, c);
-          mn = c[j] < mn ? c[j] : mn;
-          mx = c[j] > mx ? c[j] : mx;
-        },
-        Kokkos::Min<double>(lo[j]), Kokkos::Max<double>(hi[j]));
-  }
-  const int bits = code_bits(ne), ibits = index_bits(ne);
-  Kokkos::View<std::uint64_t*, Mem> keys(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::morton_keys"),
-                                         ne);
-  const double l0 = lo[0], l1 = lo[1], l2 = lo[2], h0 = hi[0], h1 = hi[1], h2 = hi[2];
-  Kokkos::parallel_for(
-      "kfem::morton_keys", Kokkos::RangePolicy<Exec>(exec, 0, ne), KOKKOS_LAMBDA(const std::int64_t e) {
-        const double l[3] = {l0, l1, l2}, h[3] = {h0, h1, h2};
-        double c[3];
-        centroid(x, conn, e, nv, c);
-        keys(e) = key(c, l, h, bits, ibits, e);
-      });
+  for (int j = 0; j < 3; ++j)
+    Kokkos::parallel_reduce("kfem::morton_box", Kokkos::RangePolicy<Exec>(exec, 0, ne),
+                            detail::Box<Coords, Conn>{x, conn, nv, j}, Kokkos::Min<double>(lo[j]),
+                            Kokkos::Max<double>(hi[j]));
+  using Keys = Kokkos::View<std::uint64_t*, Mem>;
+  Keys keys(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::morton_keys"), ne);
+  detail::Keying<Coords, Conn, Keys> keying{x, conn, keys, nv, code_bits(ne), index_bits(ne), {}, {}};
+  for (int j = 0; j < 3; ++j) keying.lo[j] = lo[j], keying.hi[j] = hi[j];
+  Kokkos::parallel_for("kfem::morton_keys", Kokkos::RangePolicy<Exec>(exec, 0, ne), keying);
+  const int ibits = index_bits(ne);
   if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible)
     host_sort(exec, keys, ibits, out);
   else

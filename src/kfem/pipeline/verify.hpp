@@ -35,15 +35,77 @@ Kokkos::View<double**, Kokkos::LayoutLeft, Mem> to_device_columns(const Exec& ex
   return X;
 }
 
+// The kernels below are named functors, not KOKKOS_LAMBDAs: several translation units instantiate
+// them (see core/fill.hpp).
+namespace verify_detail {
+template <class Column, class View>
+struct ToDouble {
+  Column c;
+  View v;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i) const { c(i, 0) = double(v(i)); }
+};
+
+KOKKOS_INLINE_FUNCTION double magnitude(double x) {
+  return x < 0 ? -x : x;
+}
+
+// Row i: Y(i, v) = (A x_v)_i and Y(i, k + v) = (|A| |x_v|)_i; lower: the mirrored adds too, atomic.
+template <class Graph, class Values, class Matrix>
+struct Products {
+  Graph A;
+  Values values;
+  Matrix X, Y;
+  int k;
+  bool lower;
+  KOKKOS_INLINE_FUNCTION void operator()(const ordinal_t i) const {
+    for (int v = 0; v < k; ++v) {
+      double y = 0, a = 0;
+      for (offset_t p = A.row_map(i); p < A.row_map(i + 1); ++p) {
+        const ordinal_t j = A.cols(p);
+        const double aij = double(values(p));
+        y += aij * X(j, v);
+        a += magnitude(aij) * magnitude(X(j, v));
+        if (lower && j != i) {
+          Kokkos::atomic_add(&Y(j, v), aij * X(i, v));
+          Kokkos::atomic_add(&Y(j, k + v), magnitude(aij) * magnitude(X(i, v)));
+        }
+      }
+      if (lower) {
+        Kokkos::atomic_add(&Y(i, v), y);
+        Kokkos::atomic_add(&Y(i, k + v), a);
+      } else {
+        Y(i, v) = y, Y(i, k + v) = a;
+      }
+    }
+  }
+};
+
+// max |Y(:, v) - R(:, v)| and max Y(:, k + v) over the k columns of R; a NaN counts as the largest
+// double (then infinity on the host).
+template <class Matrix>
+struct Difference {
+  Matrix Y, R;
+  std::int64_t n;
+  int k;
+  static constexpr double big = 1.7976931348623157e308;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t, double& d, double& s) const {
+    const std::int64_t i = t % n;
+    const int v = int(t / n);
+    const double m = magnitude(Y(i, v) - R(i, v)), a = Y(i, k + v);
+    d = m != m ? big : (m > d ? m : d);
+    s = a != a ? big : (a > s ? a : s);
+  }
+};
+}  // namespace verify_detail
+
 // v (any scalar) as a one-column double matrix on exec.
 template <class Exec, class View>
 Kokkos::View<double**, Kokkos::LayoutLeft, typename View::memory_space> as_double_column(const Exec& exec,
                                                                                          const View& v) {
-  Kokkos::View<double**, Kokkos::LayoutLeft, typename View::memory_space> c(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::check_column"), v.extent(0), 1);
-  Kokkos::parallel_for(
-      "kfem::check_column", Kokkos::RangePolicy<Exec>(exec, 0, v.extent(0)),
-      KOKKOS_LAMBDA(const std::size_t i) { c(i, 0) = double(v(i)); });
+  using Column = Kokkos::View<double**, Kokkos::LayoutLeft, typename View::memory_space>;
+  Column c(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::check_column"), v.extent(0), 1);
+  Kokkos::parallel_for("kfem::check_column", Kokkos::RangePolicy<Exec>(exec, 0, v.extent(0)),
+                       verify_detail::ToDouble<Column, View>{c, v});
   return c;
 }
 
@@ -53,33 +115,12 @@ template <class Exec, class S, class Mem>
 Kokkos::View<double**, Kokkos::LayoutLeft, Mem> matrix_products(
     const Exec& exec, const CsrGraph<Mem>& A, const Kokkos::View<S*, Mem>& values, bool lower,
     const Kokkos::View<double**, Kokkos::LayoutLeft, Mem>& X) {
+  using Matrix = Kokkos::View<double**, Kokkos::LayoutLeft, Mem>;
   const int k = int(X.extent(1));
-  Kokkos::View<double**, Kokkos::LayoutLeft, Mem> Y("kfem::check_y", A.num_rows, 2 * k);
-  const auto rows = A.row_map;
-  const auto cols = A.cols;
+  Matrix Y("kfem::check_y", A.num_rows, 2 * k);
   Kokkos::parallel_for(
       "kfem::check_products", Kokkos::RangePolicy<Exec>(exec, 0, A.num_rows),
-      KOKKOS_LAMBDA(const ordinal_t i) {
-        for (int v = 0; v < k; ++v) {
-          double y = 0, a = 0;
-          for (offset_t p = rows(i); p < rows(i + 1); ++p) {
-            const ordinal_t j = cols(p);
-            const double aij = double(values(p)), mag = aij < 0 ? -aij : aij;
-            y += aij * X(j, v);
-            a += mag * (X(j, v) < 0 ? -X(j, v) : X(j, v));
-            if (lower && j != i) {
-              Kokkos::atomic_add(&Y(j, v), aij * X(i, v));
-              Kokkos::atomic_add(&Y(j, k + v), mag * (X(i, v) < 0 ? -X(i, v) : X(i, v)));
-            }
-          }
-          if (lower) {
-            Kokkos::atomic_add(&Y(i, v), y);
-            Kokkos::atomic_add(&Y(i, k + v), a);
-          } else {
-            Y(i, v) = y, Y(i, k + v) = a;
-          }
-        }
-      });
+      verify_detail::Products<CsrGraph<Mem>, Kokkos::View<S*, Mem>, Matrix>{A, values, X, Y, k, lower});
   return Y;
 }
 
@@ -89,21 +130,14 @@ template <class Exec, class Mem>
 std::pair<double, double> product_difference(const Exec& exec,
                                              const Kokkos::View<double**, Kokkos::LayoutLeft, Mem>& Y,
                                              const Kokkos::View<double**, Kokkos::LayoutLeft, Mem>& R) {
+  using Matrix = Kokkos::View<double**, Kokkos::LayoutLeft, Mem>;
+  using D = verify_detail::Difference<Matrix>;
   const int k = int(R.extent(1));
   const std::int64_t n = std::int64_t(R.extent(0));
   double diff = 0, scale = 0;
-  Kokkos::parallel_reduce(
-      "kfem::check_difference", Kokkos::RangePolicy<Exec>(exec, 0, n * k),
-      KOKKOS_LAMBDA(const std::int64_t t, double& d, double& s) {
-        const std::int64_t i = t % n;
-        const int v = int(t / n);
-        const double e = Y(i, v) - R(i, v), m = e < 0 ? -e : e, a = Y(i, k + v);
-        const double big = 1.7976931348623157e308;  // a NaN: the largest double, then infinity
-        d = m != m ? big : (m > d ? m : d);
-        s = a != a ? big : (a > s ? a : s);
-      },
-      Kokkos::Max<double>(diff), Kokkos::Max<double>(scale));
-  const auto nan_is_infinite = [](double x) { return x >= 1.7976931348623157e308 ? INFINITY : x; };
+  Kokkos::parallel_reduce("kfem::check_difference", Kokkos::RangePolicy<Exec>(exec, 0, n * k), D{Y, R, n, k},
+                          Kokkos::Max<double>(diff), Kokkos::Max<double>(scale));
+  const auto nan_is_infinite = [](double x) { return x >= D::big ? INFINITY : x; };
   return {nan_is_infinite(diff), nan_is_infinite(scale)};
 }
 

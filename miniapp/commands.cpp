@@ -361,12 +361,7 @@ bool report_run(const Deck& deck, const Model& model, const json& res, OutputSet
              res["race"].get<std::string>(), res["scalar"].get<std::string>(),
              res["backend"].get<std::string>());
   std::vector<std::string> stages;  // the setup stages the point ran, in pipeline order
-  for (const auto& [key, label] : {std::pair{"mesh_to_device_s", "upload"},
-                                   {"graph_s", "graph"},
-                                   {"lower_graph_s", "lower triangle"},
-                                   {"coloring_s", "colouring"},
-                                   {"morton_order_s", "launch order"},
-                                   {"element_data_s", "element data"}})
+  for (const auto& [key, label] : pipeline::setup_stages)
     if (res["setup"].contains(key))
       stages.push_back(fmt::format("{} {}", label, fmt_time(res["setup"][key])));
   fmt::print("  setup         {}{}\n", fmt::join(stages, ", "),

@@ -34,6 +34,18 @@ class MeshOrders {
   mutable double greedy_s_ = 0;
 };
 
+// The set-up stages a point may run, in pipeline order: the report key (point.setup.<key>) and how a
+// summary names it. first_matrix_s sums those a point ran; the colourings timed only for
+// comparison (coloring_greedy_s, coloring_device_s) are not stages.
+struct SetupStage {
+  const char* key;
+  const char* label;
+};
+inline constexpr SetupStage setup_stages[] = {
+    {"mesh_to_device_s", "upload"},      {"graph_s", "graph"},
+    {"lower_graph_s", "lower triangle"}, {"coloring_s", "colouring"},
+    {"morton_order_s", "launch order"},  {"element_data_s", "element data"}};
+
 enum class ColoringMethod { greedy, device };  // on the host once per mesh, or on the device (KokkosGraph)
 
 // What a point's set-up builds: the storage and race handling decide (assembly/strategies.hpp).

@@ -82,7 +82,7 @@ struct Physics {  // elasticity: hex8, prisms
   using Op = fe::Elasticity<S>;
   static Op op() { return Op{Isotropic<S>{S(steel().lambda), S(steel().mu)}}; }
   static HostCsr<double> oracle(const Case& c) {
-    return std::is_same<Family, fe::Hex8>::value ? assemble_reference(c.mesh, steel())
+    return std::is_same<Family, fe::Hex8>::value ? assemble_reference_hex8(c.mesh, steel())
                                                  : assemble_reference_elasticity(c.mesh, c.dm, steel());
   }
 };
@@ -129,7 +129,7 @@ acoo::Lists<S, typename Exec::memory_space> pushed_lists(
   auto lists = acoo::make_lists<S>(
       exec, p.num_dofs(),
       acoo::pool_nodes_for(els.num_elements, int(els.nodes.extent(1)), P::Op::components));
-  Mapping{}.launch(exec, els, P::op(), where, 0, els.num_elements, lists.push());
+  Mapping{}.launch(exec, family_inputs(els, where), P::op(), 0, els.num_elements, lists.push());
   return lists;
 }
 

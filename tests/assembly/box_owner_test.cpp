@@ -55,7 +55,7 @@ TYPED_TEST_SUITE(BoxOwner, ExecSpaces, SpaceName);
 template <class Exec, class S>
 void check_tiles(const Exec& exec) {
   const Mesh mesh = distorted_beam(5, 4, 5);
-  const HostCsr<double> ref = assemble_reference(mesh, steel());
+  const HostCsr<double> ref = assemble_reference_hex8(mesh, steel());
   const Problem<Exec> p = make_problem(exec, mesh);
   const Isotropic<S> m{S(steel().lambda), S(steel().mu)};
   Kokkos::View<S*, typename Exec::memory_space> values("values", p.graph.dof.nnz());
@@ -73,7 +73,7 @@ void check_tiles(const Exec& exec) {
       SCOPED_TRACE(::testing::Message() << "tile " << tile.x << " x " << tile.y << " planes " << planes);
       BO bo;
       bo.tile = tile, bo.planes = planes;
-      OwnerAssembler<Exec, mapping::Hex8BoxOwner, S> a(exec, p, m, bo);
+      OwnerAssembler<Exec, fe::Elasticity<S>, mapping::Hex8BoxOwner, S> a(exec, p, {m}, bo);
       expect_owner_values(exec, p, a, values, ref, first);
     }
 }
@@ -88,7 +88,7 @@ TYPED_TEST(BoxOwner, RefusesANonBoxMeshByName) {
   mesh.elements.pop_back();
   const Problem<Exec> p = make_problem(Exec(), mesh);
   try {
-    OwnerAssembler<Exec, mapping::Hex8BoxOwner, double> a(Exec(), p, steel());
+    OwnerAssembler<Exec, fe::Elasticity<double>, mapping::Hex8BoxOwner, double> a(Exec(), p, {steel()});
     ADD_FAILURE() << "a mesh with a missing cell was taken";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("mapping box-owner: not a structured box mesh"), std::string::npos)

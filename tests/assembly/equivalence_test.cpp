@@ -23,7 +23,7 @@ constexpr double tolerance() {
 template <class Exec, class S>
 void check_all(const Exec& exec) {
   const Mesh mesh = distorted_beam();
-  const HostCsr<double> ref = assemble_reference(mesh, steel());
+  const HostCsr<double> ref = assemble_reference_hex8(mesh, steel());
   const HostCsr<double> ref_lower = lower_part(ref);
   Problem<Exec> p = make_problem(exec, mesh);
   set_coloring(exec, p, greedy_coloring(mesh));
@@ -76,7 +76,7 @@ void check_all(const Exec& exec) {
 template <class Exec>
 void check_launch_order(const Exec& exec) {
   const Mesh mesh = distorted_beam();
-  const HostCsr<double> ref = assemble_reference(mesh, steel());
+  const HostCsr<double> ref = assemble_reference_hex8(mesh, steel());
   Problem<Exec> p = make_problem(exec, mesh);
   EXPECT_THROW(set_launch_order(exec, p, std::vector<ordinal_t>(3, 0)), std::invalid_argument);
   const std::vector<ordinal_t> morton = morton_order(mesh);
@@ -100,8 +100,10 @@ void check_launch_order(const Exec& exec) {
     ++checked;
   });
   EXPECT_EQ(checked, 16);  // the element-centric fast paths
-  const Assembler<Exec, mapping::Hex8Pairs<false>, race::Atomic, double> pairs(exec, p, op.material);
-  const auto nodes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pairs.data().nodes);
+  const ElementAssembler<Exec, fe::Hex8, fe::Elasticity<double>, mapping::Hex8Pairs<false>, race::Atomic,
+                         inputs::Hex8, double>
+      pairs(exec, p, href, op);
+  const auto nodes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pairs.inputs().nodes);
   bool moved = false;
   for (std::size_t i = 0; i < morton.size(); ++i) {
     moved |= morton[i] != ordinal_t(i);

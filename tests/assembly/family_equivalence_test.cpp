@@ -73,7 +73,7 @@ void check_hex8(const Exec& exec) {
   const fe::Elasticity<S> op{Isotropic<S>{S(steel().lambda), S(steel().mu)}};
   EXPECT_EQ(generic_combinations, (check_generic<Exec, S, fe::Hex8>(exec, mesh, vertex_dof_map(mesh),
                                                                     fe::host_reference(fe::Hex8{}), op,
-                                                                    assemble_reference(mesh, steel()))));
+                                                                    assemble_reference_hex8(mesh, steel()))));
 }
 
 template <class Exec, class S>

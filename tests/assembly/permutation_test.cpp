@@ -18,10 +18,10 @@ std::map<std::pair<ordinal_t, ordinal_t>, double> entries(const HostCsr<double>&
 TEST(Renumbering, PermutesTheMatrixOnly) {
   Mesh mesh = make_box(BoxSpec{4, 3, 2, 4.0, 2.0, 1.5});
   distort(mesh, 0.15, 5);
-  const auto K = entries(assemble_reference(mesh, steel()));
+  const auto K = entries(assemble_reference_hex8(mesh, steel()));
   for (Renumbering r : {Renumbering::random, Renumbering::rcm}) {
     const std::vector<ordinal_t> p = node_permutation(mesh, r, 9);
-    const auto Kp = entries(assemble_reference(renumber_nodes(mesh, p), steel()));
+    const auto Kp = entries(assemble_reference_hex8(renumber_nodes(mesh, p), steel()));
     ASSERT_EQ(K.size(), Kp.size());
     for (const auto& [ij, v] : K) {
       const ordinal_t i = 3 * p[ij.first / 3] + ij.first % 3, j = 3 * p[ij.second / 3] + ij.second % 3;

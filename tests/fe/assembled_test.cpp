@@ -27,7 +27,7 @@ TEST(PatchTest, LinearFieldGivesZeroForceAtInteriorNodes) {
   const BoxSpec spec{3, 3, 3, 1.0, 1.0, 1.0};
   Mesh mesh = make_box(spec);
   distort(mesh, 0.15, 5);  // keeps node ids, so (i,j,k) still identifies boundary nodes
-  const HostCsr<double> K = assemble_reference(mesh, Isotropic<double>::from_young(200e9, 0.3));
+  const HostCsr<double> K = assemble_reference_hex8(mesh, Isotropic<double>::from_young(200e9, 0.3));
 
   const double A[3][3] = {{0.3, -0.7, 0.2}, {0.5, 0.1, -0.4}, {-0.6, 0.9, 0.25}}, c[3] = {0.1, -0.2, 0.3};
   std::vector<double> u(K.num_rows);
@@ -73,10 +73,10 @@ TEST(HandCheck, TwoByTwoByTwoUnitCubes) {
   ASSERT_EQ(m.mu, 0.5);
 
   double Ke[24][24];
-  reference_element_matrix(element_coords(mesh, 0), m, Ke);
+  reference_hex8_matrix(hex8_coords(mesh, 0), m, Ke);
   for (int i = 0; i < 24; ++i) EXPECT_NEAR(Ke[i][i], kUnitCubeDiagonal, 1e-15) << "dof " << i;
 
-  const HostCsr<double> K = assemble_reference(mesh, m);
+  const HostCsr<double> K = assemble_reference_hex8(mesh, m);
   const ordinal_t corner = 0, centre = 1 + 3 * (1 + 3 * 1);  // node id i + 3 (j + 3 k)
   for (int c = 0; c < 3; ++c) {
     // The corner belongs to one element, the centre to all eight (each sees it as a different corner).

@@ -27,8 +27,8 @@ double corner(int a, int dir) {
 }
 
 // x = origin + sum_dir corner(a,dir) * edge[dir]: a parallelepiped spanned by three edge vectors.
-ElementCoords parallelepiped(const double edge[3][3]) {
-  ElementCoords X;
+Hex8Coords parallelepiped(const double edge[3][3]) {
+  Hex8Coords X;
   for (int a = 0; a < 8; ++a)
     for (int j = 0; j < 3; ++j)
       X[a][j] = 0.3 * j + corner(a, 0) * edge[0][j] + corner(a, 1) * edge[1][j] + corner(a, 2) * edge[2][j];
@@ -37,7 +37,7 @@ ElementCoords parallelepiped(const double edge[3][3]) {
 
 struct Element {
   std::string name;
-  ElementCoords X;
+  Hex8Coords X;
   double volume;  // exact volume, or < 0 where there is no closed form at hand
 };
 
@@ -53,7 +53,7 @@ std::vector<Element> elements() {
                      sheared[0][1] * (sheared[1][0] * sheared[2][2] - sheared[1][2] * sheared[2][0]) +
                      sheared[0][2] * (sheared[1][0] * sheared[2][1] - sheared[1][1] * sheared[2][0]);
   // Not a parallelepiped: every corner moved independently (non-planar faces, varying det J).
-  ElementCoords distorted = parallelepiped(sheared);
+  Hex8Coords distorted = parallelepiped(sheared);
   const double jitter[8][3] = {{0.10, -0.05, 0.02},  {-0.08, 0.06, 0.04},  {0.03, 0.09, -0.07},
                                {0.05, -0.02, 0.11},  {-0.06, 0.04, -0.09}, {0.12, 0.01, 0.05},
                                {-0.04, -0.10, 0.03}, {0.07, 0.08, -0.04}};
@@ -86,9 +86,9 @@ Mat24<S> block_matrix(const Coords<S>& X, const Isotropic<S>& m) {
   return K;
 }
 
-Mat24<double> oracle_matrix(const ElementCoords& X, const Isotropic<double>& m) {
+Mat24<double> oracle_matrix(const Hex8Coords& X, const Isotropic<double>& m) {
   Mat24<double> K;
-  reference_element_matrix(X, m, K.v);
+  reference_hex8_matrix(X, m, K.v);
   return K;
 }
 
@@ -144,7 +144,7 @@ std::array<double, 24> jacobi_eigenvalues(Mat24<double> A) {
 }
 
 // 3 translations and 3 infinitesimal rotations u = w x X.
-std::array<std::array<double, 24>, 6> rigid_modes(const ElementCoords& X) {
+std::array<std::array<double, 24>, 6> rigid_modes(const Hex8Coords& X) {
   std::array<std::array<double, 24>, 6> r{};
   for (int k = 0; k < 3; ++k)
     for (int a = 0; a < 8; ++a) {
@@ -206,7 +206,7 @@ TEST_P(ElementProperties, PositiveSemiDefiniteWithExactlySixZeroModes) {
 }
 
 TEST_P(ElementProperties, QuadratureIntegratesTheVolume) {
-  const ElementCoords& X = GetParam().X;
+  const Hex8Coords& X = GetParam().X;
   double vol = 0;
   for (int q = 0; q < hex8::num_qp; ++q) {
     double J[3][3];
@@ -239,7 +239,7 @@ TEST_P(ElementProperties, FloatBlockFormAgreesWithDouble) {
 
 // The lane-parallel pieces the warp mappings use must reproduce jacobian/invert3 exactly enough.
 TEST_P(ElementProperties, LaneHelpersMatchJacobianAndInverse) {
-  const ElementCoords& X = GetParam().X;
+  const Hex8Coords& X = GetParam().X;
   double flat[24], C[24];
   for (int k = 0; k < 24; ++k) flat[k] = X[k / 3][k % 3];
   for (int k = 0; k < 24; ++k) C[k] = hex8::monomial_coefficient<double>(flat, k / 3, k % 3);
@@ -266,10 +266,10 @@ TEST_P(ElementProperties, LaneHelpersMatchJacobianAndInverse) {
 // Consistent body force of a uniform load f: the nodal forces add up to f times the volume, and on
 // a parallelepiped (constant det J) every node carries exactly an eighth of it.
 TEST_P(ElementProperties, BodyForceIsConsistent) {
-  const ElementCoords& X = GetParam().X;
+  const Hex8Coords& X = GetParam().X;
   const double f[3] = {1.5, -2.0, 9.81};
   double Fe[24], volume = 0;
-  elasticity::body_force<double>(X, f, Fe);
+  elasticity::hex8_body_force<double>(X, f, Fe);
   for (int q = 0; q < hex8::num_qp; ++q) {
     double J[3][3], Jinv[3][3];
     hex8::jacobian<double>(X, q, J);

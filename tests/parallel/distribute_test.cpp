@@ -135,13 +135,13 @@ TEST(LocalPart, EveryFamilyAndRankCount) {
 TEST(LocalPart, OwnedRowsOfTheLocalMatrixAreTheGlobalRows) {
   const Mesh mesh = make_box(BoxSpec{6, 3, 2, 6.0, 3.0, 2.0});
   const auto material = Isotropic<double>::from_young(200e9, 0.3);
-  const HostCsr<double> K = assemble_reference(mesh, material);
+  const HostCsr<double> K = assemble_reference_hex8(mesh, material);
   const DofMap dofs = vertex_dof_map(mesh);
   const std::vector<int> part = partition_elements(mesh, 3, PartitionMethod::rcb);
   const std::vector<int> owner = node_owners(dofs, part);
   for (int r = 0; r < 3; ++r) {
     const LocalPart lp = local_part(mesh, dofs, part, owner, r, 3);
-    const HostCsr<double> L = assemble_reference(lp.mesh, material);
+    const HostCsr<double> L = assemble_reference_hex8(lp.mesh, material);
     for (ordinal_t i = 0; i < 3 * lp.owned; ++i) {
       const ordinal_t g = 3 * lp.nodes[std::size_t(i / 3)] + i % 3;
       ASSERT_EQ(L.row_map[std::size_t(i) + 1] - L.row_map[std::size_t(i)],

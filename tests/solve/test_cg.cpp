@@ -24,7 +24,7 @@ struct SmallSystem {
 
   SmallSystem() {
     const auto mesh = kfem::make_box({4, 2, 2, 4.0, 2.0, 2.0});
-    K = kfem::assemble_reference(mesh, kfem::Isotropic<double>::from_young(200e9, 0.333));
+    K = kfem::assemble_reference_hex8(mesh, kfem::Isotropic<double>::from_young(200e9, 0.333));
     const auto load = kfem::cantilever_load(mesh, 1e6);
     A = kfem::test::to_device<Mem>(K);
     b = kfem::test::to_view<double, Mem>(load.force, "rhs");

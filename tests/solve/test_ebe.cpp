@@ -14,7 +14,7 @@
 
 #include "assembly/fixture.hpp"
 #include "backends.hpp"
-#include "kfem/assembly/family_assembler.hpp"
+#include "kfem/assembly/assembler.hpp"
 #include "kfem/assembly/mapping/team_per_element.hpp"
 #include "kfem/assembly/mapping/thread_per_element.hpp"
 #include "kfem/assembly/race/atomic.hpp"
@@ -98,8 +98,8 @@ struct Case {
     ref = fe::to_device<Family, S>(exec, href);
     rhs0 = wiggle<S>(p.num_dofs(), 0.5);
     for (auto& v : rhs0) v *= S(rhs_scale);
-    FamilyAssembler<Exec, Family, Op, mapping::TeamPerElement, race::Atomic, target::Index, S> a(exec, p, ref,
-                                                                                                 op);
+    ElementAssembler<Exec, Family, Op, mapping::TeamPerElement, race::Atomic, inputs::Family<target::Index>, S> a(
+        exec, p, ref, op);
     values = Kokkos::View<S*, Mem>("values", p.graph.dof.nnz());
     a.assemble(values);
     rhs = to_view<S, Mem>(rhs0, "rhs");

@@ -87,7 +87,7 @@ class SymmetricSpmv : public ::testing::Test {};
 TYPED_TEST_SUITE(SymmetricSpmv, kfem::test::ExecSpaces, kfem::test::SpaceName);
 
 TYPED_TEST(SymmetricSpmv, MatchesFullSpmvOnDistortedBeam) {
-  const auto K = kfem::assemble_reference(kfem::test::distorted_beam(), kfem::test::steel());
+  const auto K = kfem::assemble_reference_hex8(kfem::test::distorted_beam(), kfem::test::steel());
   EXPECT_LE((symmetric_vs_full<TypeParam, double>(K)), 1e-13);
   EXPECT_LE((symmetric_vs_full<TypeParam, float>(K)), 1e-5);
 }
@@ -110,7 +110,7 @@ template <class Exec>
 struct Cantilever {
   using Mem = typename Exec::memory_space;
   kfem::Mesh mesh = kfem::test::distorted_beam(8, 3, 3);
-  kfem::HostCsr<double> K = kfem::assemble_reference(mesh, kfem::test::steel());
+  kfem::HostCsr<double> K = kfem::assemble_reference_hex8(mesh, kfem::test::steel());
   kfem::CantileverLoad load = kfem::cantilever_load(mesh, 1e6);
 
   Solution solve(bool lower, double tolerance, int max_iterations = 10000) const {

@@ -1,5 +1,5 @@
 // The device DOF graph against the host oracle pattern, and the per-element CSR index
-// (ElementData::slot) checked entry by entry in both layouts.
+// (Hex8ElementData::slot) checked entry by entry in both layouts.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -8,7 +8,7 @@
 
 #include "assembly/fixture.hpp"
 #include "backends.hpp"
-#include "kfem/assembly/element_data.hpp"
+#include "kfem/assembly/hex8_element_data.hpp"
 
 namespace kfem::test {
 namespace {
@@ -59,6 +59,50 @@ TYPED_TEST(Sparsity, DeviceGraphEqualsOraclePattern) {
   }
 }
 
+// Both ways of making a node's neighbours a sorted set (one lane sorts, 32 lanes rank), on every
+// backend: hex8 (3 DOFs per node), tri3 (1), prism p = 3 (rows of up to ~250 candidates) and a
+// mesh with a node that no element uses (an empty row).
+TYPED_TEST(Sparsity, BothNeighbourAlgorithmsEqualOraclePattern) {
+  const TypeParam exec;
+  using Mem = typename TypeParam::memory_space;
+  struct Family {
+    std::string name;
+    std::vector<ordinal_t> element_nodes;
+    int npe;
+    ordinal_t num_nodes;
+    int components;
+  };
+  const auto vertices = [](const Mesh& m, int nv) {
+    std::vector<ordinal_t> out;
+    for (const auto& el : m.elements) out.insert(out.end(), el.begin(), el.begin() + nv);
+    return out;
+  };
+  std::vector<Family> cases;
+  const Mesh beam = distorted_beam();
+  cases.push_back({"hex8", vertices(beam, 8), 8, ordinal_t(beam.num_nodes()), 3});
+  const Mesh tri = make_tri_box(5, 4, 1.0, 1.0);
+  cases.push_back({"tri3", vertices(tri, 3), 3, ordinal_t(tri.num_nodes()), 1});
+  const Mesh prisms = make_prism_box(BoxSpec{2, 2, 1, 2.0, 2.0, 1.0});
+  const DofMap p3 = prism_dof_map(prisms, 3);
+  cases.push_back({"prism p=3", p3.element_nodes, p3.nodes_per_element, p3.num_nodes, 3});
+  cases.push_back({"hex8 + unused node", vertices(beam, 8), 8, ordinal_t(beam.num_nodes()) + 1, 3});
+  for (const Family& c : cases)
+    for (int lanes : {1, 32}) {
+      SCOPED_TRACE(c.name + ", lanes " + std::to_string(lanes));
+      const std::size_t ne = c.element_nodes.size() / std::size_t(c.npe);
+      Kokkos::View<ordinal_t**, Kokkos::LayoutRight, Mem> conn("conn", ne, c.npe);
+      const auto h = Kokkos::create_mirror_view(conn);
+      for (std::size_t e = 0; e < ne; ++e)
+        for (int a = 0; a < c.npe; ++a) h(e, a) = c.element_nodes[e * c.npe + a];
+      Kokkos::deep_copy(conn, h);
+      const auto g = build_dof_graph(exec, conn, c.num_nodes, c.components, lanes);
+      exec.fence();
+      const HostCsr<double> ref = reference_pattern(c.element_nodes, c.npe, c.num_nodes, c.components);
+      EXPECT_EQ(to_vector(g.dof.row_map), ref.row_map);
+      EXPECT_EQ(to_vector(g.dof.cols), ref.cols);
+    }
+}
+
 // Every slot(e,i,j) must land in row 3*node(i/3)+i%3 at column 3*node(j/3)+j%3; elements are
 // taken in a non-trivial (reversed) order so `order` is exercised too.
 template <class Layout, bool Lower = false, class Exec>
@@ -72,10 +116,10 @@ void check_element_index(const Exec& exec, const Mesh& mesh) {
   Kokkos::deep_copy(exec, order, horder);
   const auto& target = Lower ? p.lower : p.graph.dof;
   const auto d =
-      make_element_data<double, Layout, Lower>(exec, p.mesh.coords, p.mesh.conn, order, p.graph, target);
+      make_hex8_element_data<double, Layout, Lower>(exec, p.mesh.coords, p.mesh.conn, order, p.graph, target);
   exec.fence();
 
-  ElementData<double, Layout, Kokkos::HostSpace, Lower> h;  // host mirror so slot() runs here
+  Hex8ElementData<double, Layout, Kokkos::HostSpace, Lower> h;  // host mirror so slot() runs here
   h.num_elements = d.num_elements;
   h.coords = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.coords);
   h.nodes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.nodes);
@@ -141,7 +185,7 @@ TYPED_TEST(Sparsity, ElementIndexRefusesTooManyNeighbours) {
   }
   const Problem<TypeParam> p = make_problem(exec, fan);
   try {
-    make_element_data<double, Kokkos::LayoutRight>(exec, p.mesh.coords, p.mesh.conn, p.natural, p.graph,
+    make_hex8_element_data<double, Kokkos::LayoutRight>(exec, p.mesh.coords, p.mesh.conn, p.natural, p.graph,
                                                    p.graph.dof);
     FAIL() << "expected an InputError";
   } catch (const InputError& e) {

@@ -1,8 +1,14 @@
-// An assembler composes one work mapping with one race handling over a Problem:
-//   Assembler<Exec, mapping::Hex8Warp<4>, race::Colored, double> a(exec, problem, material);
+// The two assemblers every strategy runs through (src/kfem/README.md, "Two launch interfaces"):
+//   ElementAssembler: element-centric mappings, `mapping.launch(exec, in, op, begin, end, add)` over
+//     elements [begin, end) of the launch order, colliding adds made safe by the race handling;
+//   OwnerAssembler: owner-computes mappings, `mapping.launch(exec, data, op, write)`, every value
+//     written once by its owner (race `none`).
+// `in` is what the mapping reads (the Inputs tag): the family's elements + a target for generic
+// mappings, hex8's element data with its compact index for the hex8 fast paths.
+//   ElementAssembler<Exec, fe::Hex8, fe::Elasticity<double>, mapping::Hex8Warp<4>, race::Colored,
+//                    inputs::Hex8, double> a(exec, problem, reference, op);
 //   a.assemble(values);   // zero values + element work + scatter: the part benchmarks time
-// Construction does the per-strategy setup (element layout in launch order, CSR index).
-// Assembler is the hex8 fast path; FamilyAssembler (family_assembler.hpp) serves every family.
+// Construction does the per-strategy setup (inputs gathered in launch order, the target's index).
 #pragma once
 #include <Kokkos_Core.hpp>
 #include <optional>
@@ -11,10 +17,12 @@
 #include <utility>
 #include <vector>
 
-#include "kfem/assembly/element_data.hpp"
+#include "kfem/assembly/family_data.hpp"
+#include "kfem/assembly/hex8_element_data.hpp"
 #include "kfem/assembly/problem.hpp"
 #include "kfem/core/fill.hpp"
 #include "kfem/fe/elasticity.hpp"
+#include "kfem/fe/operator.hpp"
 #include "kfem/mesh/renumber.hpp"
 
 namespace kfem {
@@ -121,38 +129,85 @@ class RaceDriven : public AssemblerBase<Exec, S> {
   Kokkos::View<ordinal_t*, typename Exec::memory_space> run_order_;  // set when following a colouring of runs
 };
 
-// The hex8 fast path: hex8-only mappings over ElementData (coordinates + the compact CSR index,
-// full or lower-triangular storage) with the isotropic material.
-template <class Exec, class Mapping, class Race, class S>
-class Assembler final : public RaceDriven<Exec, Race, S> {
+// Mappings that read host-prepared Jacobian terms (banas' NOJAC) say `host_geometry = true`.
+template <class M, class = void>
+struct needs_host_jacobian : std::false_type {};
+template <class M>
+struct needs_host_jacobian<M, std::void_t<decltype(M::host_geometry)>> : std::bool_constant<M::host_geometry> {};
+
+namespace inputs {
+// Generic mappings read the family's elements (coordinates, DOF nodes, reference tables) and a
+// target (TargetTag: target::Index, target::Search) that says where each Ke(i, j) goes.
+template <class TargetTag>
+struct Family {
+  template <class F, class Mapping, class S, class Mem>
+  using type = FamilyInputs<FamilyElements<F, S, typename Mapping::layout, Mem>,
+                            typename TargetTag::template type<typename Mapping::layout, Mem>>;
+  template <class Mapping, class Exec, class F, class S, class Order>
+  static auto make(const Exec& exec, const Problem<Exec>& p, const fe::Reference<F, S, typename Exec::memory_space>& ref,
+                   const Order& order) {
+    using In = type<F, Mapping, S, typename Exec::memory_space>;
+    In in;
+    in.els = make_family_elements<F, S, typename Mapping::layout>(exec, p.mesh.coords, p.mesh.conn, p.dofs, order, ref);
+    if constexpr (needs_host_jacobian<Mapping>::value) prepare_host_jacobian(exec, in.els);
+    in.where = In::target_type::make(exec, in.els.nodes, p.graph);
+    return in;
+  }
+  template <class In>
+  static double index_bytes_per_element(const In& in) { return in.where.bytes_per_element(); }
+};
+
+// The hex8 fast paths read hex8's element data: coordinates and the compact CSR index, for the
+// full pattern or, when the mapping stores the lower triangle (Mapping::lower), for Problem::lower.
+struct Hex8 {
+  template <class F, class Mapping, class S, class Mem>
+  using type = Hex8ElementData<S, typename Mapping::layout, Mem, stores_lower<Mapping>::value>;
+  template <class Mapping, class Exec, class F, class S, class Order>
+  static auto make(const Exec& exec, const Problem<Exec>& p, const fe::Reference<F, S, typename Exec::memory_space>&,
+                   const Order& order) {
+    static_assert(std::is_same_v<F, fe::Hex8>, "hex8 element data serves hex8 meshes only");
+    constexpr bool lower = stores_lower<Mapping>::value;
+    if (lower && p.lower.num_rows != p.graph.dof.num_rows)
+      throw std::logic_error("symmetric mapping needs Problem::lower");
+    return make_hex8_element_data<S, typename Mapping::layout, lower>(exec, p.mesh.coords, p.mesh.conn, order,
+                                                                      p.graph, lower ? p.lower : p.graph.dof);
+  }
+  template <class In>
+  static double index_bytes_per_element(const In&) { return hex8_index_bytes; }
+};
+}  // namespace inputs
+
+// The element-centric assembler: one family with its operator, one work mapping, one race
+// handling, and what the mapping reads (Inputs: inputs::Family<target> or inputs::Hex8).
+template <class Exec, class Family, class Op, class Mapping, class Race, class Inputs, class S>
+class ElementAssembler final : public RaceDriven<Exec, Race, S> {
  public:
   using Mem = typename Exec::memory_space;
   using Values = Kokkos::View<S*, Mem>;
+  using In = typename Inputs::template type<Family, Mapping, S, Mem>;
   static constexpr bool Lower = stores_lower<Mapping>::value;
-  using Data = ElementData<S, typename Mapping::layout, Mem, Lower>;
 
-  Assembler(const Exec& exec, const Problem<Exec>& p, const Isotropic<S>& m, Mapping mapping = {})
-      : RaceDriven<Exec, Race, S>(exec, p, run_coloring(p)), material_(m), mapping_(mapping) {
-    if (Lower && p.lower.num_rows != p.graph.dof.num_rows)
-      throw std::logic_error("symmetric mapping needs Problem::lower");
-    data_ = make_element_data<S, typename Mapping::layout, Lower>(
-        exec, p.mesh.coords, p.mesh.conn, this->launch_order(p), p.graph, Lower ? p.lower : p.graph.dof);
+  ElementAssembler(const Exec& exec, const Problem<Exec>& p, const fe::Reference<Family, S, Mem>& ref, const Op& op,
+                   Mapping mapping = {})
+      : RaceDriven<Exec, Race, S>(exec, p, run_coloring(p)), op_(op), mapping_(mapping) {
+    if (p.components() != Op::components) throw std::logic_error("problem and operator disagree on DOFs per node");
+    in_ = Inputs::template make<Mapping>(exec, p, ref, this->launch_order(p));
     exec.fence();
   }
 
   void assemble(const Values& values) override {
     this->run(values, [&](ordinal_t begin, ordinal_t end, const auto& adder) {
-      mapping_.launch(this->exec_, data_, material_, begin, end, adder);
+      mapping_.launch(this->exec_, in_, op_, begin, end, adder);
     });
   }
   void compute_only(const Values& values) override {
     this->discard(values, [&](ordinal_t begin, ordinal_t end, const auto& adder) {
-      mapping_.launch(this->exec_, data_, material_, begin, end, adder);
+      mapping_.launch(this->exec_, in_, op_, begin, end, adder);
     });
   }
   bool lower() const override { return Lower; }
-  double index_bytes_per_element() const override { return hex8_index_bytes; }
-  const Data& data() const { return data_; }
+  double index_bytes_per_element() const override { return Inputs::index_bytes_per_element(in_); }
+  const In& inputs() const { return in_; }
 
  private:
   // Runs of elements coloured as units, for a mapping that assembles them per thread: runs of the
@@ -160,38 +215,38 @@ class Assembler final : public RaceDriven<Exec, Race, S> {
   static std::optional<Coloring> run_coloring(const Problem<Exec>& p) {
     constexpr ordinal_t run = run_length<Mapping, Exec, S>::value;
     if (!Race::needs_coloring || run == 1) return std::nullopt;
-    const Mesh mesh = to_host(p.mesh, CellType::hex8);
+    const Mesh mesh = to_host(p.mesh, Family::cell);
     return greedy_coloring(mesh, run, morton_order(mesh));
   }
 
-  Isotropic<S> material_;
+  Op op_;
   Mapping mapping_;
-  Data data_;
+  In in_;
 };
 
 // Owner-computes mappings (Mapping::owner_computes): every value is written once by the owner of
 // its row, so there is nothing to zero and no race to handle (race `none`).
-template <class Exec, class Mapping, class S>
+template <class Exec, class Op, class Mapping, class S>
 class OwnerAssembler final : public AssemblerBase<Exec, S> {
  public:
   using Values = typename AssemblerBase<Exec, S>::Values;
 
-  OwnerAssembler(const Exec& exec, const Problem<Exec>& p, const Isotropic<S>& m, Mapping mapping = {})
-      : exec_(exec), material_(m), mapping_(mapping), data_(mapping_.template make_data<S>(exec, p)) {
+  OwnerAssembler(const Exec& exec, const Problem<Exec>& p, const Op& op, Mapping mapping = {})
+      : exec_(exec), op_(op), mapping_(mapping), data_(mapping_.template make_data<S>(exec, p)) {
     exec.fence();
   }
   void assemble(const Values& values) override {
-    mapping_.launch(exec_, data_, material_, StoreOnce<Values>{values});
+    mapping_.launch(exec_, data_, op_, StoreOnce<Values>{values});
   }
   void compute_only(const Values& values) override {
-    mapping_.launch(exec_, data_, material_, Discard<Values>{values});
+    mapping_.launch(exec_, data_, op_, Discard<Values>{values});
   }
   bool lower() const override { return false; }
   double index_bytes_per_element() const override { return Mapping::index_bytes_per_element(data_); }
 
  private:
   Exec exec_;
-  Isotropic<S> material_;
+  Op op_;
   Mapping mapping_;
   decltype(std::declval<const Mapping&>().template make_data<S>(std::declval<Exec>(), std::declval<Problem<Exec>>())) data_;
 };

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <stdexcept>
 
+#include "kfem/assembly/family_data.hpp"
 #include "kfem/assembly/target/element_matrix.hpp"
 #include "kfem/core/types.hpp"
 
@@ -19,6 +20,6 @@ void integrate_element_matrices(const Exec& exec, const Mapping& mapping, const 
   const std::size_t n = std::size_t(where.size());
   if (out.extent(0) < std::size_t(count) * n * n)
     throw std::logic_error("element_matrices: output array too small");
-  mapping.launch(exec, els, op, where, first, first + count, target::ElementMatrices::Store<Values>{out});
+  mapping.launch(exec, family_inputs(els, where), op, first, first + count, target::ElementMatrices::Store<Values>{out});
 }
 }  // namespace kfem

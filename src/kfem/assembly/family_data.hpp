@@ -25,6 +25,21 @@ struct FamilyElements {
   Kokkos::View<S***, Kokkos::LayoutRight, MemorySpace> jacobian;
 };
 
+// What a generic element-centric mapping reads (its launch's `in`): the family's elements and the
+// target that says where each Ke(i, j) goes.
+template <class Elements, class Target>
+struct FamilyInputs {
+  using elements_type = Elements;
+  using target_type = Target;
+  using scalar_type = typename Elements::scalar_type;
+  Elements els;
+  Target where;
+};
+template <class Elements, class Target>
+FamilyInputs<Elements, Target> family_inputs(const Elements& els, const Target& where) {
+  return {els, where};
+}
+
 // coords: mesh nodes (x, y, z); conn: mesh vertices of every element; dofs: DOF nodes of every
 // element (N_sh columns); order(k) = the element launched k-th.
 namespace family_detail {

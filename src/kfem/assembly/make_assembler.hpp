@@ -1,12 +1,12 @@
-// Run-time kinds -> one assembler: the registry lookup the driver and the tests share. A hex8-only
-// fast path gets hex8's element data and material; a generic mapping gets the family's reference
-// tables, its operator and a target.
+// Run-time kinds -> one assembler: the registry lookup the driver and the tests share. A hex8 fast
+// path reads hex8's element data (inputs::Hex8); a generic mapping the family's elements and a
+// target (inputs::Family<target>); owner-computes mappings run in OwnerAssembler.
 #pragma once
 #include <memory>
 #include <string>
 #include <type_traits>
 
-#include "kfem/assembly/family_assembler.hpp"
+#include "kfem/assembly/assembler.hpp"
 #include "kfem/assembly/strategies.hpp"
 #include "kfem/core/error.hpp"
 #include "kfem/core/exec_spaces.hpp"
@@ -62,57 +62,44 @@ M tuned(const AssemblerChoice& choice) {
   return mapping;
 }
 
-// One mapping with one race handling; a pair that does not go together (pairs_with) is refused.
-template <class Exec, class M, class R, class S, bool Pairs = pairs_with<M, R>,
+// One mapping with one race handling and what it reads (In: inputs::Hex8 or inputs::Family<target>)
+// -> ElementAssembler, or OwnerAssembler for owner computes; a pair that does not go together
+// (pairs_with) is refused.
+template <class Exec, class Family, class S, class Op, class M, class R, class In, bool Pairs = pairs_with<M, R>,
           bool Owner = owner_computes<M>::value>
-struct FastPath {
-  static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec&, const Problem<Exec>&, const Isotropic<S>&,
+struct Make {
+  template <class Ref>
+  static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec&, const Problem<Exec>&, const Ref&, const Op&,
                                                       const M&) {
     throw InputError(mismatch_reason(Owner));
   }
 };
-template <class Exec, class M, class R, class S>
-struct FastPath<Exec, M, R, S, true, false> {
-  static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec& exec, const Problem<Exec>& p,
-                                                      const Isotropic<S>& m, const M& mapping) {
-    return std::make_unique<Assembler<Exec, M, R, S>>(exec, p, m, mapping);
-  }
-};
-template <class Exec, class M, class R, class S>
-struct FastPath<Exec, M, R, S, true, true> {
-  static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec& exec, const Problem<Exec>& p,
-                                                      const Isotropic<S>& m, const M& mapping) {
-    return std::make_unique<OwnerAssembler<Exec, M, S>>(exec, p, m, mapping);
-  }
-};
-
-template <class Exec, class Family, class S, class Op, class M, class R, class T,
-          bool Pairs = pairs_with<M, R>>
-struct Generic {
+template <class Exec, class Family, class S, class Op, class M, class R, class In>
+struct Make<Exec, Family, S, Op, M, R, In, true, false> {
   template <class Ref>
-  static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec&, const Problem<Exec>&, const Ref&,
-                                                      const Op&, const M&) {
-    throw InputError(mismatch_reason(false));
+  static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec& exec, const Problem<Exec>& p, const Ref& ref,
+                                                      const Op& op, const M& mapping) {
+    return std::make_unique<ElementAssembler<Exec, Family, Op, M, R, In, S>>(exec, p, ref, op, mapping);
   }
 };
-template <class Exec, class Family, class S, class Op, class M, class R, class T>
-struct Generic<Exec, Family, S, Op, M, R, T, true> {
+template <class Exec, class Family, class S, class Op, class M, class R, class In>
+struct Make<Exec, Family, S, Op, M, R, In, true, true> {
   template <class Ref>
-  static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec& exec, const Problem<Exec>& p,
-                                                      const Ref& ref, const Op& op, const M& mapping) {
-    return std::make_unique<FamilyAssembler<Exec, Family, Op, M, R, T, S>>(exec, p, ref, op, mapping);
+  static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec& exec, const Problem<Exec>& p, const Ref&,
+                                                      const Op& op, const M& mapping) {
+    return std::make_unique<OwnerAssembler<Exec, Op, M, S>>(exec, p, op, mapping);
   }
 };
 
 template <class Exec, class Family, class S, class Op, class ME>
 struct Build<Exec, Family, S, Op, ME, true, true> {  // a hex8 fast path: hex8's own element data
   template <class Ref>
-  static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec& exec, const Problem<Exec>& p, const Ref&,
+  static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec& exec, const Problem<Exec>& p, const Ref& ref,
                                                       const Op& op, const AssemblerChoice& choice) {
     using M = typename ME::type;
     std::unique_ptr<AssemblerBase<Exec, S>> out;
     dispatch<RaceRegistry>(choice.race, [&](auto race) {
-      out = FastPath<Exec, M, decltype(race), S>::make(exec, p, op.material, tuned<M>(choice));
+      out = Make<Exec, Family, S, Op, M, decltype(race), inputs::Hex8>::make(exec, p, ref, op, tuned<M>(choice));
     });
     return out;
   }
@@ -128,8 +115,8 @@ struct Build<Exec, Family, S, Op, ME, true, false> {  // a generic mapping: refe
     std::unique_ptr<AssemblerBase<Exec, S>> out;
     dispatch<RaceRegistry>(choice.race, [&](auto race) {
       dispatch<TargetRegistry>(choice.target, [&](auto target) {
-        out = Generic<Exec, Family, S, Op, M, decltype(race), decltype(target)>::make(exec, p, ref, op,
-                                                                                      tuned<M>(choice));
+        using In = inputs::Family<decltype(target)>;
+        out = Make<Exec, Family, S, Op, M, decltype(race), In>::make(exec, p, ref, op, tuned<M>(choice));
       });
     });
     return out;

@@ -13,8 +13,8 @@
 #include "kfem/core/error.hpp"
 
 namespace kfem {
-ElementCoords element_coords(const Mesh& mesh, std::size_t e) {
-  ElementCoords X;
+Hex8Coords hex8_coords(const Mesh& mesh, std::size_t e) {
+  Hex8Coords X;
   for (int a = 0; a < 8; ++a) X[a] = mesh.nodes[mesh.elements[e][a]];
   return X;
 }
@@ -42,13 +42,13 @@ void hex8_strain_matrix(const double X[8][3], int q, double B[6][24], double& de
   }
 }
 
-void plain_coords(const ElementCoords& coords, double X[8][3]) {  // the shared hex8 functions take arrays
+void plain_coords(const Hex8Coords& coords, double X[8][3]) {  // the shared hex8 functions take arrays
   for (int a = 0; a < 8; ++a)
     for (int j = 0; j < 3; ++j) X[a][j] = coords[a][j];
 }
 }  // namespace
 
-void reference_element_matrix(const ElementCoords& coords, const Isotropic<double>& m, double Ke[24][24]) {
+void reference_hex8_matrix(const Hex8Coords& coords, const Isotropic<double>& m, double Ke[24][24]) {
   double X[8][3];
   plain_coords(coords, X);
   double D[6][6];
@@ -83,14 +83,14 @@ HostCsr<double> reference_pattern(const Mesh& mesh) {
   return reference_pattern(element_nodes, npe, static_cast<ordinal_t>(mesh.num_nodes()), dofs_per_node);
 }
 
-HostCsr<double> assemble_reference(const Mesh& mesh, const Isotropic<double>& m) {
+HostCsr<double> assemble_reference_hex8(const Mesh& mesh, const Isotropic<double>& m) {
   if (mesh.cell != CellType::hex8)
-    throw InputError(std::string("assemble_reference: hex8 mesh expected, got ") + cell_name(mesh.cell));
+    throw InputError(std::string("assemble_reference_hex8: hex8 mesh expected, got ") + cell_name(mesh.cell));
   HostCsr<double> A = reference_pattern(mesh);
   double Ke[24][24];
   for (std::size_t e = 0; e < mesh.num_elements(); ++e) {
     try {
-      reference_element_matrix(element_coords(mesh, e), m, Ke);
+      reference_hex8_matrix(hex8_coords(mesh, e), m, Ke);
     } catch (const InputError& err) {
       throw InputError("element " + std::to_string(e) + ": " + err.what());
     }
@@ -498,7 +498,7 @@ ReferenceProducts reference_products(const Mesh& mesh, const Isotropic<double>& 
       std::fill(ye, ye + 24 * k, 0.0);
       std::fill(de, de + 24, 0.0);
       double X[8][3], B[6][24];
-      plain_coords(element_coords(mesh, e), X);
+      plain_coords(hex8_coords(mesh, e), X);
       for (int q = 0; q < hex8::num_qp; ++q) {
         double det;
         element_error(e, [&] { hex8_strain_matrix(X, q, B, det); });

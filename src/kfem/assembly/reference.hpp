@@ -15,18 +15,18 @@
 
 namespace kfem {
 // ---- hex8 elasticity --------------------------------------------------------------------------
-using ElementCoords = std::array<std::array<double, 3>, 8>;
+using Hex8Coords = std::array<std::array<double, 3>, 8>;
 
-ElementCoords element_coords(const Mesh& mesh, std::size_t e);
+Hex8Coords hex8_coords(const Mesh& mesh, std::size_t e);
 
 // Ke (24x24, row-major, DOF 3a+c) of one element; throws InputError if det J <= 0 at a Gauss point.
-void reference_element_matrix(const ElementCoords& X, const Isotropic<double>& m, double Ke[24][24]);
+void reference_hex8_matrix(const Hex8Coords& X, const Isotropic<double>& m, double Ke[24][24]);
 
 // DOF sparsity of the mesh: row 3n+c holds columns 3m+d for every vertex m sharing an element with n.
 HostCsr<double> reference_pattern(const Mesh& mesh);
 
 // Global stiffness (no boundary conditions) by element loop + Addto with binary search. hex8 only.
-HostCsr<double> assemble_reference(const Mesh& mesh, const Isotropic<double>& m);
+HostCsr<double> assemble_reference_hex8(const Mesh& mesh, const Isotropic<double>& m);
 
 // ---- any family -------------------------------------------------------------------------------
 // DOF sparsity of an element -> node map (num_elements x nodes_per_element ids < num_nodes): row

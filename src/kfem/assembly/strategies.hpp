@@ -1,7 +1,6 @@
 // The strategy registry: every work mapping, race handling and target kfem knows, each with its
-// kind, and for each mapping the element families it serves (none listed = every family, through
-// the generic FamilyAssembler; hex8-only fast paths list fe::Hex8 and run on hex8's own element
-// data). Adding a strategy = its file under mapping/, race/ or target/ (a mapping or race tag carries
+// kind, and for each mapping the element families it serves (none listed = every family, on the
+// family's elements; hex8-only fast paths list fe::Hex8 and run on hex8's own element data). Adding a strategy = its file under mapping/, race/ or target/ (a mapping or race tag carries
 // its `name` and one line of `help`) + one line in the lists below. Tests, benchmarks and the driver
 // (names, --help, messages, the tuner, inputs/README.md's table) iterate these lists.
 #pragma once
@@ -45,8 +44,8 @@ enum class RaceKind { colored, atomic, scatter, none };
 enum class TargetKind { index, search };
 
 // A registry entry: the strategy's tag, its kind and the families it serves (none listed = every
-// family). `specialised` marks a fast path with its own element data and kernels (the hex8 ones);
-// the others run through the generic FamilyAssembler.
+// family). `specialised` marks a fast path with its own element data and kernels (the hex8 ones,
+// inputs::Hex8); the others read the family's elements and a target (inputs::Family).
 template <class Tag, auto Kind, bool OwnData, class... Families>
 struct EntryOf {
   using type = Tag;
@@ -62,7 +61,7 @@ struct EntryOf {
 // A fast path when families are listed (hex8's own data), else generic for every family.
 template <class Tag, auto Kind, class... Families>
 using Entry = EntryOf<Tag, Kind, (sizeof...(Families) > 0), Families...>;
-// A generic mapping (FamilyAssembler, family tables) that serves the listed families only.
+// A generic mapping (the family's elements and a target) that serves the listed families only.
 template <class Tag, auto Kind, class... Families>
 using FamilyEntry = EntryOf<Tag, Kind, false, Families...>;
 

@@ -14,7 +14,7 @@ using block_offset_t = std::uint16_t;  // hex8 index: a node block's place withi
 inline constexpr int dofs_per_node = 3;
 inline constexpr int hex8_nodes = 8;
 inline constexpr int hex8_dofs = dofs_per_node * hex8_nodes;  // 24
-// hex8's CSR index per element (ElementData): a row start per node, a block offset per node pair and
+// hex8's CSR index per element (Hex8ElementData): a row start per node, a block offset per node pair and
 // a row stride per node. The assembler's index figure and the device-memory estimate both use it.
 inline constexpr int hex8_index_bytes = hex8_nodes * int(sizeof(slot_t)) +
                                         hex8_nodes * hex8_nodes * int(sizeof(block_offset_t)) +

@@ -1,7 +1,9 @@
-// Isotropic linear elasticity for hex8 (kiran eq. 13). Ke(3a+c, 3b+d) is the integral of
+// Isotropic linear elasticity in 3D, the node-pair form (kiran eq. 13): Ke(3a+c, 3b+d) is the
+// integral of
 //   lambda g_a[c] g_b[d] + mu g_a[d] g_b[c] + mu delta_cd (g_a . g_b),
-// which equals B^T D B entry by entry but needs no 6x24 B. Every mapping evaluates Ke through
-// `from_products` (directly or via `entry` / `add_block`); only the work split differs.
+// which equals B^T D B entry by entry but needs no 6 x 3N B. Every elasticity mapping evaluates Ke
+// through `from_products` (directly or via `entry` / `add_block`); only the work split differs.
+// The material and these formulas serve any 3D family; hex8_body_force is hex8's.
 #pragma once
 #include <Kokkos_Core.hpp>
 
@@ -53,7 +55,7 @@ KOKKOS_INLINE_FUNCTION void add_block(const Isotropic<S>& m, S wd, const S ga[3]
 
 // Consistent nodal body force of a uniform load f (force per volume): integral of N_a f.
 template <class S, class Coords>
-KOKKOS_INLINE_FUNCTION void body_force(const Coords& X, const S f[3], S Fe[24]) {
+KOKKOS_INLINE_FUNCTION void hex8_body_force(const Coords& X, const S f[3], S Fe[24]) {
   for (int i = 0; i < 24; ++i) Fe[i] = S(0);
   for (int q = 0; q < hex8::num_qp; ++q) {
     S J[3][3], Jinv[3][3];

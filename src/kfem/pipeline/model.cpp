@@ -80,11 +80,11 @@ void check_graph_size(const std::string& where, const GraphCounts& c, std::size_
                     "address ({})",
                     where, c.components, c.dof_nodes, dofs, std::numeric_limits<ordinal_t>::max()));
   if (device_free_bytes == 0) return;
-  // What build_dof_graph holds at its end, with each node row at its smallest (the nodes of one
-  // element): connectivity and candidates (int32, per element), four per-node offset arrays, the
-  // node pattern, the DOF row offsets and the DOF pattern. The values and the index come later.
+  // What build_dof_graph holds at most, with each node row at its smallest (the nodes of one
+  // element): connectivity, incidence and neighbour sets (int32, per element), four per-node offset
+  // arrays, the node pattern, the DOF row offsets and the DOF pattern. The values and the index come later.
   const double ne = double(c.elements), nn = double(c.dof_nodes), npe = c.nodes_per_element, C = c.components;
-  const double bytes = 4 * ne * npe * (1 + npe) + 32 * nn + 4 * nn * npe + 8 * C * nn + 4 * C * C * nn * npe;
+  const double bytes = 4 * ne * npe * (2 + npe) + 32 * nn + 4 * nn * npe + 8 * C * nn + 4 * C * C * nn * npe;
   if (bytes > double(device_free_bytes))
     throw InputError(
         fmt::format("{}: the DOF graph of {} elements and {} x {} DOFs ({} DOF nodes per element) "
@@ -187,7 +187,7 @@ Oracle make_oracle(const Model& model, const Settings& deck, bool with_matrix) {
         o.matrix = assemble_reference_electrostatics(model.mesh, deck.permittivity);
         break;
       case CellType::hex8:
-        o.matrix = assemble_reference(model.mesh, material);
+        o.matrix = assemble_reference_hex8(model.mesh, material);
         break;
       case CellType::prism6:
         o.matrix = assemble_reference_elasticity(model.mesh, model.dofs, material);

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "kfem/assembly/acoo/acoo_assembler.hpp"
-#include "kfem/assembly/family_assembler.hpp"
+#include "kfem/assembly/assembler.hpp"
 #include "kfem/assembly/make_assembler.hpp"
 #include "kfem/assembly/strategies.hpp"
 #include "kfem/core/error.hpp"

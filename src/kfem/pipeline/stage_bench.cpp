@@ -13,7 +13,7 @@
 #include <type_traits>
 
 #include "kfem/assembly/element_matrices.hpp"
-#include "kfem/assembly/family_assembler.hpp"
+#include "kfem/assembly/assembler.hpp"
 #include "kfem/assembly/family_data.hpp"
 #include "kfem/assembly/lanes.hpp"
 #include "kfem/assembly/make_assembler.hpp"

@@ -346,7 +346,7 @@ class EbeV1 final : public EbeOperator<Exec, S> {
     const std::size_t nn = std::size_t(n_) * n_;
     const ordinal_t ne = els.num_elements;
     ke_ = Vec("kfem::ebe_element_matrices", nn * ne);
-    mapping.launch(exec, els, op, target::ElementMatrices::make(0, Op::components, nsh_), 0, ne,
+    mapping.launch(exec, family_inputs(els, target::ElementMatrices::make(0, Op::components, nsh_)), op, 0, ne,
                    target::ElementMatrices::Store<Vec>{ke_});
     exec.fence();
   }
@@ -407,14 +407,14 @@ class EbeV2 final : public EbeOperator<Exec, S> {
   EbeV2(const Exec& exec, const Problem<Exec>& p, const fe::Reference<Family, S, Mem>& ref, const Op& op,
         EbeRace race, Mapping mapping = {})
       : Base(p, race, Op::components), op_(op), mapping_(mapping) {
-    els_ = make_family_elements<Family, S, Layout>(exec, p.mesh.coords, p.mesh.conn, p.dofs,
-                                                   this->launch_order(p), ref);
-    pairs_ = target::DofPairs<Layout, Mem>::make(exec, els_.nodes, Op::components);
+    in_.els = make_family_elements<Family, S, Layout>(exec, p.mesh.coords, p.mesh.conn, p.dofs,
+                                                      this->launch_order(p), ref);
+    in_.where = target::DofPairs<Layout, Mem>::make(exec, in_.els.nodes, Op::components);
     exec.fence();
   }
 
   EbeMemory memory() const override {
-    return {this->num_elements(), 0, sizeof(ordinal_t) * els_.nodes.size(), sizeof(S) * els_.coords.size(),
+    return {this->num_elements(), 0, sizeof(ordinal_t) * in_.els.nodes.size(), sizeof(S) * in_.els.coords.size(),
             this->dof_bytes()};
   }
 
@@ -428,21 +428,20 @@ class EbeV2 final : public EbeOperator<Exec, S> {
   void add_products(const Exec& exec, const ConstVec& x, const Vec& y, const Constraint& c, ordinal_t begin,
                     ordinal_t end) const override {
     if (atomic())
-      mapping_.launch(exec, els_, op_, pairs_, begin, end, ebe_detail::PairProduct<S, Mem, true>{x, y, c});
+      mapping_.launch(exec, in_, op_, begin, end, ebe_detail::PairProduct<S, Mem, true>{x, y, c});
     else
-      mapping_.launch(exec, els_, op_, pairs_, begin, end, ebe_detail::PairProduct<S, Mem, false>{x, y, c});
+      mapping_.launch(exec, in_, op_, begin, end, ebe_detail::PairProduct<S, Mem, false>{x, y, c});
   }
   void add_diagonal(const Exec& exec, const Vec& d, ordinal_t begin, ordinal_t end) const override {
     if (atomic())
-      mapping_.launch(exec, els_, op_, pairs_, begin, end, ebe_detail::PairDiagonal<S, Mem, true>{d});
+      mapping_.launch(exec, in_, op_, begin, end, ebe_detail::PairDiagonal<S, Mem, true>{d});
     else
-      mapping_.launch(exec, els_, op_, pairs_, begin, end, ebe_detail::PairDiagonal<S, Mem, false>{d});
+      mapping_.launch(exec, in_, op_, begin, end, ebe_detail::PairDiagonal<S, Mem, false>{d});
   }
 
  private:
   Op op_;
   Mapping mapping_;
-  FamilyElements<Family, S, Layout, Mem> els_;
-  target::DofPairs<Layout, Mem> pairs_;
+  FamilyInputs<FamilyElements<Family, S, Layout, Mem>, target::DofPairs<Layout, Mem>> in_;
 };
 }  // namespace kfem

@@ -1,8 +1,13 @@
-// Node graph -> DOF CSR pattern with sorted columns, built on the device, for any family: each
-// element contributes its nodes-per-element squared node pairs; rows are then sorted and made unique
-// in place. DOF r = components * node + c (components: 3 for elasticity, 1 for electrostatics).
+// Node graph -> DOF CSR pattern with sorted columns, built on the execution space, for any family.
+// Each node's neighbours are the nodes of the elements around it: an incidence list (node ->
+// elements) gathers them, one node per team member, into scratch, where they are made a sorted
+// set (ranked by the vector lanes on a GPU, insertion- or heap-sorted by the one lane of a host
+// thread); a second pass writes each node row and its C x C DOF expansion with the lanes side by
+// side, so the 2 GB of mesh4's DOF pattern goes out coalesced. DOF r = components * node + c
+// (components: 3 for elasticity, 1 for electrostatics).
 #pragma once
 #include <Kokkos_Core.hpp>
+#include <string>
 
 #include "kfem/core/scan.hpp"
 #include "kfem/sparsity/csr.hpp"
@@ -69,115 +74,180 @@ namespace graph_detail {
 // graphs from several translation units, which nvcc's extended-lambda wrappers do not survive
 // (see core/fill.hpp).
 template <class Mem, class Conn>
-struct CountIncidence {  // 1. upper bound per node: npe candidates per incidence
+struct CountIncidence {  // 1. elements around each node
   Conn conn;
-  Kokkos::View<offset_t*, Mem> bound;
+  Kokkos::View<offset_t*, Mem> count;
   int npe;
   KOKKOS_INLINE_FUNCTION void operator()(ordinal_t e) const {
-    for (int a = 0; a < npe; ++a) Kokkos::atomic_add(&bound(conn(e, a)), offset_t(npe));
+    for (int a = 0; a < npe; ++a) Kokkos::atomic_add(&count(conn(e, a)), offset_t(1));
   }
 };
 
 template <class Mem, class Conn>
-struct ScatterPairs {  // 2. every element's node pairs into their rows' candidate lists
+struct FillIncidence {  // 2. their ids, in any order (the rows are sorted later)
   Conn conn;
-  Kokkos::View<offset_t*, Mem> bound, fill;
-  Kokkos::View<ordinal_t*, Mem> cand;
+  Kokkos::View<offset_t*, Mem> rows, fill;
+  Kokkos::View<ordinal_t*, Mem> elements;
   int npe;
   KOKKOS_INLINE_FUNCTION void operator()(ordinal_t e) const {
     for (int a = 0; a < npe; ++a) {
       const ordinal_t n = conn(e, a);
-      const offset_t at = bound(n) + Kokkos::atomic_fetch_add(&fill(n), offset_t(npe));
-      for (int b = 0; b < npe; ++b) cand(at + b) = conn(e, b);
+      elements(rows(n) + Kokkos::atomic_fetch_add(&fill(n), offset_t(1))) = e;
     }
   }
 };
 
 template <class Mem>
-struct SortUniqueRows {
-  Kokkos::View<offset_t*, Mem> bound, deg;
-  Kokkos::View<ordinal_t*, Mem> cand;
-  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t n) const {
-    const offset_t b = bound(n), e = bound(n + 1);
-    sort_row(&cand(b), e - b);
-    offset_t k = b;
-    for (offset_t i = b; i < e; ++i)
-      if (i == b || cand(i) != cand(k - 1)) cand(k++) = cand(i);
-    deg(n) = k - b;
+struct MostIncident {
+  Kokkos::View<offset_t*, Mem> rows;
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t n, offset_t& most) const {
+    const offset_t k = rows(n + 1) - rows(n);
+    most = k > most ? k : most;
   }
 };
 
-template <class Mem>
-struct CompactRows {
-  Kokkos::View<offset_t*, Mem> node_rows, bound;
-  Kokkos::View<ordinal_t*, Mem> node_cols, cand;
-  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t n) const {
-    for (offset_t k = 0; k < node_rows(n + 1) - node_rows(n); ++k)
-      node_cols(node_rows(n) + k) = cand(bound(n) + k);
-  }
-};
-
-template <class Mem>
-struct ExpandDofs {  // 3. row C n + c starts at C^2 node_rows(n) + c C deg(n)
-  Kokkos::View<offset_t*, Mem> node_rows, dof_rows;
-  Kokkos::View<ordinal_t*, Mem> node_cols, dof_cols;
-  int C;
+// 3. Node n's neighbours as a sorted set, written to set(npe rows(n) ...) with their count.
+template <class Exec, class Conn>
+struct SortedNeighbours {
+  using Mem = typename Exec::memory_space;
+  using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
+  Conn conn;
+  Kokkos::View<offset_t*, Mem> rows, degree;
+  Kokkos::View<ordinal_t*, Mem> elements, set;
+  int npe, lanes, level;
   ordinal_t num_nodes;
-  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t n) const {
-    const offset_t base = offset_t(C) * C * node_rows(n), len = node_rows(n + 1) - node_rows(n);
-    for (int c = 0; c < C; ++c) {
-      const offset_t start = base + c * C * len;
-      dof_rows(C * n + c) = start;
-      for (offset_t k = 0; k < len; ++k)
-        for (int d = 0; d < C; ++d) dof_cols(start + C * k + d) = C * node_cols(node_rows(n) + k) + d;
+  offset_t most;  // candidates of the busiest node: the scratch each member holds
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& t) const {
+    const ordinal_t n = ordinal_t(t.league_rank()) * t.team_size() + t.team_rank();
+    if (n >= num_nodes) return;
+    ordinal_t* const c = static_cast<ordinal_t*>(t.thread_scratch(level).get_shmem(2 * sizeof(ordinal_t) * most));
+    ordinal_t* const first = c + most;
+    const offset_t e0 = rows(n), m = (rows(n + 1) - e0) * npe, out = e0 * npe;
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, m), [&](offset_t k) { c[k] = conn(elements(e0 + k / npe), k % npe); });
+    if (lanes == 1) {  // one lane: sort, then keep the first of each run
+      sort_row(c, m);
+      offset_t d = 0;
+      for (offset_t k = 0; k < m; ++k)
+        if (k == 0 || c[k] != c[k - 1]) set(out + d++) = c[k];
+      degree(n) = d;
+      return;
     }
-    if (n == num_nodes - 1) dof_rows(C * num_nodes) = offset_t(C) * C * node_rows(num_nodes);
+    // Lanes: candidate k is kept if no earlier one equals it; its place is the number of kept
+    // candidates below it. m^2 / lanes compares in scratch instead of a sequential sort.
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, m), [&](offset_t k) {
+      ordinal_t keep = 1;
+      for (offset_t j = 0; j < k; ++j) keep &= c[j] != c[k];
+      first[k] = keep;
+    });
+    offset_t d = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(t, m),
+        [&](offset_t k, offset_t& kept) {
+          if (!first[k]) return;
+          offset_t below = 0;
+          for (offset_t j = 0; j < m; ++j) below += first[j] && c[j] < c[k];
+          set(out + below) = c[k];
+          ++kept;
+        },
+        d);
+    Kokkos::single(Kokkos::PerThread(t), [&] { degree(n) = d; });
+  }
+};
+
+// 4. Row n of the node pattern and rows C n + c of the DOF pattern (row C n + c starts at
+// C^2 node_rows(n) + c C deg(n)), the lanes writing neighbouring entries.
+template <class Exec>
+struct ExpandRows {
+  using Mem = typename Exec::memory_space;
+  using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
+  Kokkos::View<offset_t*, Mem> incidence_rows, node_rows, dof_rows;
+  Kokkos::View<ordinal_t*, Mem> set, node_cols, dof_cols;
+  int npe, C;
+  ordinal_t num_nodes;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& t) const {
+    const ordinal_t n = ordinal_t(t.league_rank()) * t.team_size() + t.team_rank();
+    if (n >= num_nodes) return;
+    const offset_t from = incidence_rows(n) * npe, base = node_rows(n), len = node_rows(n + 1) - base;
+    const offset_t dof_base = offset_t(C) * C * base, row_len = C * len;
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, len), [&](offset_t k) { node_cols(base + k) = set(from + k); });
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, C), [&](int c) { dof_rows(C * n + c) = dof_base + c * row_len; });
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, C * row_len), [&](offset_t i) {
+      const offset_t j = i % row_len;
+      dof_cols(dof_base + i) = C * set(from + j / C) + ordinal_t(j % C);
+    });
+    if (n == num_nodes - 1)
+      Kokkos::single(Kokkos::PerThread(t), [&] { dof_rows(C * num_nodes) = offset_t(C) * C * node_rows(num_nodes); });
   }
 };
 }  // namespace graph_detail
 
-// conn(e, a): node a of element e, a < conn.extent(1) (the DOF nodes of the element).
+// conn(e, a): node a of element e, a < conn.extent(1) (the DOF nodes of the element). lanes: 0 =
+// the backend's (32 on a device, 1 on a host); the tests pass 1 and 32 to check both ways anywhere.
 template <class Exec, class Conn>
 DofGraph<typename Exec::memory_space> build_dof_graph(const Exec& exec, const Conn& conn, ordinal_t num_nodes,
-                                                      int components = 3) {
+                                                      int components = 3, int lanes = 0) {
   using Mem = typename Exec::memory_space;
-  using policy = Kokkos::RangePolicy<Exec>;
+  using range = Kokkos::RangePolicy<Exec>;
+  using Team = Kokkos::TeamPolicy<Exec>;
   const ordinal_t ne = static_cast<ordinal_t>(conn.extent(0));
   const int npe = static_cast<int>(conn.extent(1));
   const int C = components;
+  const auto alloc = [](const char* label) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)); };
   DofGraph<Mem> g;
   g.components = C;
+  if (num_nodes == 0) {
+    g.node = {0, Kokkos::View<offset_t*, Mem>("kfem::node_row_map", 1), {}};
+    g.dof = {0, Kokkos::View<offset_t*, Mem>("kfem::row_map", 1), {}};
+    return g;
+  }
 
-  // 1. Upper bound per node: npe candidates for each element incidence.
-  Kokkos::View<offset_t*, Mem> bound("kfem::node_bound", num_nodes + 1);
-  Kokkos::parallel_for("kfem::count_incidence", policy(exec, 0, ne),
-                       graph_detail::CountIncidence<Mem, Conn>{conn, bound, npe});
-  const offset_t total = exclusive_scan(exec, "kfem::scan_bound", bound, bound, num_nodes);
+  // 1-2. Node -> element incidence.
+  Kokkos::View<offset_t*, Mem> inc_rows("kfem::incidence_rows", num_nodes + 1);
+  Kokkos::parallel_for("kfem::count_incidence", range(exec, 0, ne),
+                       graph_detail::CountIncidence<Mem, Conn>{conn, inc_rows, npe});
+  const offset_t incidences = exclusive_scan(exec, "kfem::scan_incidence", inc_rows, inc_rows, num_nodes);
+  offset_t most = 0;
+  Kokkos::parallel_reduce("kfem::most_incident", range(exec, 0, num_nodes), graph_detail::MostIncident<Mem>{inc_rows},
+                          Kokkos::Max<offset_t>(most));
+  most *= npe;
 
-  // 2. Scatter candidates, then sort + unique each row in place.
-  Kokkos::View<ordinal_t*, Mem> cand(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::node_candidates"),
-                                     total);
-  Kokkos::View<offset_t*, Mem> fill("kfem::node_fill", num_nodes);
-  Kokkos::parallel_for("kfem::scatter_pairs", policy(exec, 0, ne),
-                       graph_detail::ScatterPairs<Mem, Conn>{conn, bound, fill, cand, npe});
-  Kokkos::View<offset_t*, Mem> deg("kfem::node_degree", num_nodes + 1);
-  Kokkos::parallel_for("kfem::sort_unique_rows", policy(exec, 0, num_nodes),
-                       graph_detail::SortUniqueRows<Mem>{bound, deg, cand});
-  Kokkos::View<offset_t*, Mem> node_rows("kfem::node_row_map", num_nodes + 1);
-  const offset_t node_nnz = exclusive_scan(exec, "kfem::scan_degree", deg, node_rows, num_nodes);
-  Kokkos::View<ordinal_t*, Mem> node_cols(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::node_cols"),
-                                          node_nnz);
-  Kokkos::parallel_for("kfem::compact_rows", policy(exec, 0, num_nodes),
-                       graph_detail::CompactRows<Mem>{node_rows, bound, node_cols, cand});
+  // One node per team member; on a GPU 32 lanes per member rank its candidates, on a host thread
+  // one lane sorts them. Candidates live in team scratch, global scratch when a node has too many.
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
+  if (lanes == 0) lanes = host ? 1 : 32;
+  const std::size_t per_member = 2 * sizeof(ordinal_t) * std::size_t(most);
+  int members = host ? 1 : 8;
+  while (members > 1 && per_member * members > std::size_t(Team::scratch_size_max(0))) members /= 2;
+  const int level = per_member * members > std::size_t(Team::scratch_size_max(0)) ? 1 : 0;
+  const auto teams = [&](int per_team) { return int((num_nodes + per_team - 1) / per_team); };
 
-  // 3. Expand nodes to DOFs.
+  // 3. Sorted neighbour sets, each at npe x its incidence offset.
+  Kokkos::View<ordinal_t*, Mem> set(alloc("kfem::neighbour_sets"), incidences * npe);
+  Kokkos::View<offset_t*, Mem> degree("kfem::node_degree", num_nodes + 1);
+  {
+    Kokkos::View<ordinal_t*, Mem> elements(alloc("kfem::incidence"), incidences);
+    Kokkos::View<offset_t*, Mem> fill("kfem::incidence_fill", num_nodes);
+    Kokkos::parallel_for("kfem::fill_incidence", range(exec, 0, ne),
+                         graph_detail::FillIncidence<Mem, Conn>{conn, inc_rows, fill, elements, npe});
+    Kokkos::parallel_for(
+        "kfem::sorted_neighbours",
+        Team(exec, teams(members), members, lanes).set_scratch_size(level, Kokkos::PerThread(per_member)),
+        graph_detail::SortedNeighbours<Exec, Conn>{conn, inc_rows, degree, elements, set, npe, lanes, level,
+                                                   num_nodes, most});
+    exec.fence();  // elements and fill are freed here
+  }
+
+  // 4. Node and DOF patterns.
+  Kokkos::View<offset_t*, Mem> node_rows(alloc("kfem::node_row_map"), num_nodes + 1);
+  const offset_t node_nnz = exclusive_scan(exec, "kfem::scan_degree", degree, node_rows, num_nodes);
+  Kokkos::View<ordinal_t*, Mem> node_cols(alloc("kfem::node_cols"), node_nnz);
   const ordinal_t nd = C * num_nodes;
-  Kokkos::View<offset_t*, Mem> dof_rows(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::row_map"),
-                                        nd + 1);
-  Kokkos::View<ordinal_t*, Mem> dof_cols(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::cols"),
-                                         offset_t(C) * C * node_nnz);
-  Kokkos::parallel_for("kfem::expand_dofs", policy(exec, 0, num_nodes),
-                       graph_detail::ExpandDofs<Mem>{node_rows, dof_rows, node_cols, dof_cols, C, num_nodes});
+  Kokkos::View<offset_t*, Mem> dof_rows(alloc("kfem::row_map"), nd + 1);
+  Kokkos::View<ordinal_t*, Mem> dof_cols(alloc("kfem::cols"), offset_t(C) * C * node_nnz);
+  const int per_team = host ? 1 : 8;
+  Kokkos::parallel_for("kfem::expand_rows", Team(exec, teams(per_team), per_team, lanes),
+                       graph_detail::ExpandRows<Exec>{inc_rows, node_rows, dof_rows, set, node_cols, dof_cols, npe, C,
+                                                      num_nodes});
   g.node = {num_nodes, node_rows, node_cols};
   g.dof = {nd, dof_rows, dof_cols};
   return g;

@@ -4,7 +4,7 @@
 //   AcooAssembler<Exec, fe::Tri3, fe::Electrostatics<double>, double> a(exec, problem, reference, op);
 //   const auto r = a.assemble(bc);   // r.graph, r.values, r.times
 // The family's elements, any generic mapping (thread by default, the paper's; team works too) and
-// target::DofPairs are shared with FamilyAssembler; only the adder differs. From the Problem it
+// target::DofPairs are ElementAssembler's (inputs::Family); only the adder differs. From the Problem it
 // reads the mesh, the element DOF nodes and the row count, never the graph's pattern.
 #pragma once
 #include <Kokkos_Core.hpp>
@@ -74,17 +74,17 @@ class AcooAssembler {
       : exec_(exec), op_(op), mapping_(mapping), options_(options), rows_(p.num_dofs()) {
     if (p.components() != Op::components)
       throw std::logic_error("problem and operator disagree on DOFs per node");
-    els_ = make_family_elements<Family, S, Layout>(exec, p.mesh.coords, p.mesh.conn, p.dofs, p.natural, ref);
-    target_ = Target::make(exec, els_.nodes, Op::components);
+    in_.els = make_family_elements<Family, S, Layout>(exec, p.mesh.coords, p.mesh.conn, p.dofs, p.natural, ref);
+    in_.where = Target::make(exec, in_.els.nodes, Op::components);
     exec.fence();
   }
 
   // (N_sh C)^2: the pushes of one element.
   offset_t entries_per_element() const {
-    return acoo::pool_nodes_for(1, int(els_.nodes.extent(1)), Op::components);
+    return acoo::pool_nodes_for(1, int(in_.els.nodes.extent(1)), Op::components);
   }
   offset_t pool_nodes() const {
-    return options_.pool_nodes > 0 ? options_.pool_nodes : entries_per_element() * els_.num_elements;
+    return options_.pool_nodes > 0 ? options_.pool_nodes : entries_per_element() * in_.els.num_elements;
   }
   ordinal_t num_rows() const { return rows_; }
 
@@ -93,14 +93,14 @@ class AcooAssembler {
   Result assemble(const Conditions& bc = {}) const {
     Result r;
     AcooTimes& t = r.times;
-    t.elements = els_.num_elements;
+    t.elements = in_.els.num_elements;
     acoo::Lists<S, Mem> lists;
     offset_t capacity = pool_nodes();
     for (;;) {
       t.alloc_s += time_fenced(exec_, [&] { lists = acoo::make_lists<S>(exec_, rows_, capacity); });
       t.storage_bytes = lists.bytes() > t.storage_bytes ? lists.bytes() : t.storage_bytes;
       t.insert_s += time_fenced(
-          exec_, [&] { mapping_.launch(exec_, els_, op_, target_, 0, els_.num_elements, lists.push()); });
+          exec_, [&] { mapping_.launch(exec_, in_, op_, 0, in_.els.num_elements, lists.push()); });
       t.pushed = acoo::claimed(exec_, lists);
       if (t.pushed <= capacity || options_.on_overflow == PoolOverflow::fail) break;
       lists = {};  // free the small pool before the large one
@@ -127,7 +127,6 @@ class AcooAssembler {
   Mapping mapping_;
   AcooOptions options_;
   ordinal_t rows_;
-  Elements els_;
-  Target target_;
+  FamilyInputs<Elements, Target> in_;
 };
 }  // namespace kfem

@@ -178,9 +178,10 @@ struct BanasBlocks {
     return k.parts * nq * per_point + nq * blocks * (D + 2.0 * D * D) + double(n) * n * combination;
   }
 
-  template <class Exec, class Elements, class Op, class Target, class Adder>
-  void launch(const Exec& exec, const Elements& els, const Op& op, const Target& where, ordinal_t begin,
-              ordinal_t end, const Adder& add) const {
+  template <class Exec, class In, class Op, class Adder>
+  void launch(const Exec& exec, const In& in, const Op& op, ordinal_t begin, ordinal_t end, const Adder& add) const {
+    using Elements = typename In::elements_type;
+    const Elements& els = in.els;
     using S = typename Elements::scalar_type;
     using F = typename Elements::family;
     using Policy = Kokkos::TeamPolicy<Exec>;
@@ -202,8 +203,8 @@ struct BanasBlocks {
     const auto run = [&](auto sym, auto batched) {
       Kokkos::parallel_for(
           label, policy,
-          Kernel<Exec, Elements, Op, Target, Adder, decltype(sym)::value, decltype(batched)::value>{
-              els, op, where, add, begin, end, k});
+          Kernel<Exec, Elements, Op, typename In::target_type, Adder, decltype(sym)::value, decltype(batched)::value>{
+              els, op, in.where, add, begin, end, k});
     };
     using yes = std::true_type;
     using no = std::false_type;

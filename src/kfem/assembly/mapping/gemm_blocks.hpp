@@ -85,9 +85,11 @@ struct GemmBlocks {
             "vector"};
   }
 
-  template <class Exec, class Elements, class Op, class Target, class Adder>
-  void launch(const Exec& exec, const Elements& els, const Op& op, const Target& where, ordinal_t begin,
-              ordinal_t end, const Adder& add) const {
+  template <class Exec, class In, class Op, class Adder>
+  void launch(const Exec& exec, const In& in, const Op& op, ordinal_t begin, ordinal_t end, const Adder& add) const {
+    using Elements = typename In::elements_type;
+    const Elements& els = in.els;
+    const auto& where = in.where;
     using S = typename Elements::scalar_type;
     using F = typename Elements::family;
     using Member = typename Kokkos::TeamPolicy<Exec>::member_type;

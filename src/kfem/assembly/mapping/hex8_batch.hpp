@@ -148,10 +148,11 @@ struct Hex8Batch {
     }
   }
 
-  template <class Exec, class Data, class Adder>
-  void launch(const Exec& exec, const Data& d, const Isotropic<typename Data::scalar_type>& m, ordinal_t begin,
+  template <class Exec, class Data, class Op, class Adder>
+  void launch(const Exec& exec, const Data& d, const Op& op, ordinal_t begin,
               ordinal_t end, const Adder& add) const {
     using S = typename Data::scalar_type;
+    const Isotropic<S> m = op.material;
     static_assert(!Data::lower, "batch writes the full pattern");
     constexpr int W = width<Exec, S>();
     constexpr ordinal_t R = run<Exec, S>();  // a coloured launch starts every run at begin + i R

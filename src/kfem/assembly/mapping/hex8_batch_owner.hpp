@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "kfem/assembly/element_data.hpp"
+#include "kfem/assembly/hex8_element_data.hpp"
 #include "kfem/assembly/mapping/hex8_batch.hpp"
 #include "kfem/assembly/problem.hpp"
 #include "kfem/mesh/renumber.hpp"
@@ -25,7 +25,7 @@ namespace kfem::mapping {
 template <class S, class Mem>
 struct Hex8BatchOwnerData {
   using scalar_type = S;
-  using Elements = ElementData<S, Kokkos::LayoutLeft, Mem>;
+  using Elements = Hex8ElementData<S, Kokkos::LayoutLeft, Mem>;
   Elements elements;  // partition by partition, each in Morton order; interface elements repeated
   // Per entry of `elements`, bit a: node a's rows are the partition's; bit 8 + a: this is the
   // first element to touch them, which zeroes them before adding.
@@ -88,7 +88,7 @@ Hex8BatchOwnerData<S, typename Exec::memory_space> make_hex8_batch_owner_data(co
   d.num_elements = p.num_elements();
   d.rows = to_device(exec, plan.rows, "kfem::owner_rows");
   d.starts = to_device(exec, plan.starts, "kfem::owner_starts");
-  d.elements = make_element_data<S, Kokkos::LayoutLeft>(exec, p.mesh.coords, p.mesh.conn,
+  d.elements = make_hex8_element_data<S, Kokkos::LayoutLeft>(exec, p.mesh.coords, p.mesh.conn,
                                                         to_device(exec, plan.element, "kfem::owner_sequence"),
                                                         p.graph, p.graph.dof);
   return d;
@@ -162,10 +162,11 @@ struct Hex8BatchOwner {
   };
 
   // `write(slot, value)` stores, `write.add(slot, value)` adds; every value has one writer.
-  template <class Exec, class Data, class Write>
-  void launch(const Exec& exec, const Data& d, const Isotropic<typename Data::scalar_type>& m,
+  template <class Exec, class Data, class Op, class Write>
+  void launch(const Exec& exec, const Data& d, const Op& op,
               const Write& write) const {
     using S = typename Data::scalar_type;
+    const Isotropic<S> m = op.material;
     using Policy = Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>;
     Kokkos::parallel_for("kfem::assemble[batch-owner]", Policy(exec, 0, d.partitions, Kokkos::ChunkSize(1)),
                          Kernel<Hex8Batch::width<Exec, S>(), typename Data::Elements, decltype(d.rows),

@@ -7,7 +7,7 @@
 //    The ring around the tile is computed again by the neighbouring tiles: (Tx + 1) (Ty + 1) /
 //    (Tx Ty) of the element work (1.52x at 7 x 3, 1.78x at 3 x 3), where the per-node `owner`
 //    pays 8x;
-//  - the element math is pairs-mma's (one warp per element, the node-pair products on the FP64
+//  - the element math is Hex8PairsMma's (one warp per element, the node-pair products on the FP64
 //    matrix units); each lane adds the blocks of its row node where the team owns that node;
 //  - team scratch holds the rows of two node planes, 27 neighbour blocks per node. After layer L
 //    plane L has all its elements: its rows go out once, as runs of 3 x 3k values per node (one run
@@ -32,7 +32,7 @@ template <class S, class Mem>
 struct Hex8BoxOwnerData {
   using scalar_type = S;
   ordinal_t nx = 0, ny = 0, nz = 0;  // elements per direction
-  // Element (i, j, k) at i + nx (j + ny k): coordinates relative to its node 0, as ElementData.
+  // Element (i, j, k) at i + nx (j + ny k): coordinates relative to its node 0, as Hex8ElementData.
   Kokkos::View<S* [24], Kokkos::LayoutRight, Mem> coords;
   Kokkos::View<ordinal_t*, Mem> node;  // node id of grid point (i, j, k) at i + (nx+1) (j + (ny+1) k)
   // Per grid point: where neighbour o = (dx+1) + 3 (dy+1) + 9 (dz+1) sits among the sorted node
@@ -109,7 +109,7 @@ struct BoxTile {
 struct Hex8BoxOwner {
   static constexpr const char* name = "box-owner";
   static constexpr const char* help =
-      "structured box meshes: teams own columns of nodes, pairs-mma's math, each value written once (CUDA "
+      "structured box meshes: teams own columns of nodes, node-pair products on the FP64 matrix units, each value written once (CUDA "
       "sm_80+)";
   static constexpr bool owner_computes = true;
   // The tile; 0 (default): tile_for's choice. Odd sides give four equal phases of
@@ -167,10 +167,11 @@ struct Hex8BoxOwner {
   }
 
   // `write(slot, value)` receives every value of the pattern once.
-  template <class Exec, class Data, class Write>
-  void launch(const Exec& exec, const Data& d, const Isotropic<typename Data::scalar_type>& m,
+  template <class Exec, class Data, class Op, class Write>
+  void launch(const Exec& exec, const Data& d, const Op& op,
               const Write& write) const {
     using S = typename Data::scalar_type;
+    const Isotropic<S> m = op.material;
     using Policy = Kokkos::TeamPolicy<Exec>;
     using Member = typename Policy::member_type;
     using Kokkos::ThreadVectorRange;

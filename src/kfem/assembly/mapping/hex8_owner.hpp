@@ -18,7 +18,7 @@
 
 namespace kfem::mapping {
 // What the owner mapping reads: per element its nodes and coordinates (natural order, relative to
-// node 0 as ElementData), per node its elements (sorted, so the summation order is fixed) and
+// node 0 as Hex8ElementData), per node its elements (sorted, so the summation order is fixed) and
 // the patterns (node graph for the columns, DOF row map for where the row block starts).
 template <class S, class Mem>
 struct Hex8OwnerData {
@@ -114,10 +114,11 @@ struct Hex8Owner {
   }
 
   // `write(slot, value)` receives every value of the pattern once.
-  template <class Exec, class Data, class Write>
-  void launch(const Exec& exec, const Data& d, const Isotropic<typename Data::scalar_type>& m,
+  template <class Exec, class Data, class Op, class Write>
+  void launch(const Exec& exec, const Data& d, const Op& op,
               const Write& write) const {
     using S = typename Data::scalar_type;
+    const Isotropic<S> m = op.material;
     using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
     using Kokkos::ThreadVectorRange;
     const int words = scratch(d.max_neighbours), kmax = d.max_neighbours;

@@ -29,10 +29,11 @@ struct Hex8Pairs {
   static constexpr int g_at = 0, h_at = 192, x_at = 384, c_at = 408, ints_at = 576;
   static constexpr int scratch = padded(ints_at + 16);
 
-  template <class Exec, class Data, class Adder>
-  void launch(const Exec& exec, const Data& d, const Isotropic<typename Data::scalar_type>& m, ordinal_t begin,
+  template <class Exec, class Data, class Op, class Adder>
+  void launch(const Exec& exec, const Data& d, const Op& op, ordinal_t begin,
               ordinal_t end, const Adder& add) const {
     using S = typename Data::scalar_type;
+    const Isotropic<S> m = op.material;
     using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
     using Kokkos::ThreadVectorRange;
     const auto body = KOKKOS_LAMBDA(const Member& t) {

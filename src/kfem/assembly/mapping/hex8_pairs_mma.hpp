@@ -80,10 +80,11 @@ struct Hex8PairsMma {
   static constexpr int x_at = 0, c_at = 24, k_at = 48, ints_at = k_at + 576;
   static constexpr int scratch = padded(ints_at + 8);
 
-  template <class Exec, class Data, class Adder>
-  void launch(const Exec& exec, const Data& d, const Isotropic<typename Data::scalar_type>& m,
+  template <class Exec, class Data, class Op, class Adder>
+  void launch(const Exec& exec, const Data& d, const Op& op,
               ordinal_t begin, ordinal_t end, const Adder& add) const {
     using S = typename Data::scalar_type;
+    const Isotropic<S> m = op.material;
     using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
     using Kokkos::ThreadVectorRange;
     if constexpr (!lanes::has_fp64_mma<Exec>())

@@ -25,10 +25,11 @@ struct Hex8Ppni {
   using E = LaneEntries<ThreadsPerRow>;
   int elements_per_team = 4;
 
-  template <class Exec, class Data, class Adder>
-  void launch(const Exec& exec, const Data& d, const Isotropic<typename Data::scalar_type>& m, ordinal_t begin,
+  template <class Exec, class Data, class Op, class Adder>
+  void launch(const Exec& exec, const Data& d, const Op& op, ordinal_t begin,
               ordinal_t end, const Adder& add) const {
     using S = typename Data::scalar_type;
+    const Isotropic<S> m = op.material;
     using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
     constexpr int scratch = padded(24 + 72 + 72 + 8);
     Kokkos::parallel_for("kfem::assemble[ppni]", warp_policy(exec, end - begin, elements_per_team, scratch * sizeof(S)),

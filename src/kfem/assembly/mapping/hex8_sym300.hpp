@@ -18,10 +18,11 @@ struct Hex8Sym300 {
   static constexpr bool lower = true;
   static constexpr int entries = 300;
 
-  template <class Exec, class Data, class Adder>
-  void launch(const Exec& exec, const Data& d, const Isotropic<typename Data::scalar_type>& m, ordinal_t begin,
+  template <class Exec, class Data, class Op, class Adder>
+  void launch(const Exec& exec, const Data& d, const Op& op, ordinal_t begin,
               ordinal_t end, const Adder& add) const {
     using S = typename Data::scalar_type;
+    const Isotropic<S> m = op.material;
     using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
     constexpr int E = ElementsPerTeam;
     constexpr int per_element = 24 + 72 + 72 + 8 + 192;  // X, J, J^-1, det, gradients

@@ -12,10 +12,11 @@ struct Hex8Element {
   static constexpr const char* name = "element";
   static constexpr const char* help = "a thread per element, Ke in thread-local memory (kiran's baseline)";
 
-  template <class Exec, class Data, class Adder>
-  void launch(const Exec& exec, const Data& d, const Isotropic<typename Data::scalar_type>& m, ordinal_t begin,
+  template <class Exec, class Data, class Op, class Adder>
+  void launch(const Exec& exec, const Data& d, const Op& op, ordinal_t begin,
               ordinal_t end, const Adder& add) const {
     using S = typename Data::scalar_type;
+    const Isotropic<S> m = op.material;
     Kokkos::parallel_for("kfem::assemble[element]", Kokkos::RangePolicy<Exec>(exec, begin, end),
                          KOKKOS_LAMBDA(ordinal_t e) {
       S X[8][3];

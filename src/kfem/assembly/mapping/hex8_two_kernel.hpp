@@ -14,10 +14,11 @@ struct Hex8TwoKernel {
       "kernel 1 writes J^-1 and det J, kernel 2 runs a team of 576 threads per element (kiran)";
   int elements_per_team = 4;  // kernel 1 only
 
-  template <class Exec, class Data, class Adder>
-  void launch(const Exec& exec, const Data& d, const Isotropic<typename Data::scalar_type>& m, ordinal_t begin,
+  template <class Exec, class Data, class Op, class Adder>
+  void launch(const Exec& exec, const Data& d, const Op& op, ordinal_t begin,
               ordinal_t end, const Adder& add) const {
     using S = typename Data::scalar_type;
+    const Isotropic<S> m = op.material;
     using Mem = typename Exec::memory_space;
     using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
     // Geometry buffer: 72 J^{-1} entries + 8 determinants per element, reused across launches.

@@ -68,9 +68,10 @@ struct TeamPerElement {
   static constexpr const char* help =
       "a team per element: the geometry of every point once in scratch, lanes over node pairs";
 
-  template <class Exec, class Elements, class Op, class Target, class Adder>
-  void launch(const Exec& exec, const Elements& els, const Op& op, const Target& where, ordinal_t begin,
-              ordinal_t end, const Adder& add) const {
+  template <class Exec, class In, class Op, class Adder>
+  void launch(const Exec& exec, const In& in, const Op& op, ordinal_t begin, ordinal_t end, const Adder& add) const {
+    using Elements = typename In::elements_type;
+    const Elements& els = in.els;
     using S = typename Elements::scalar_type;
     using F = typename Elements::family;
     using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
@@ -86,7 +87,7 @@ struct TeamPerElement {
     Kokkos::TeamPolicy<Exec> policy(exec, end - begin, team);
     Kokkos::parallel_for(
         "kfem::assemble[team]", policy.set_scratch_size(0, Kokkos::PerTeam(scratch)),
-        detail::TeamKernel<Member, Elements, Op, Target, Adder>{els, op, where, add, begin, scratch});
+        detail::TeamKernel<Member, Elements, Op, typename In::target_type, Adder>{els, op, in.where, add, begin, scratch});
   }
 };
 }  // namespace kfem::mapping

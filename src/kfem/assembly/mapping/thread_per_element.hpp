@@ -64,11 +64,11 @@ struct ThreadPerElement {
       "a thread per element, nothing shared: the geometry recomputed per strip of node pairs";
   static constexpr int strip = 4;  // 4 x dim^2 accumulators: registers, not local memory
 
-  template <class Exec, class Elements, class Op, class Target, class Adder>
-  void launch(const Exec& exec, const Elements& els, const Op& op, const Target& where, ordinal_t begin,
-              ordinal_t end, const Adder& add) const {
+  template <class Exec, class In, class Op, class Adder>
+  void launch(const Exec& exec, const In& in, const Op& op, ordinal_t begin, ordinal_t end, const Adder& add) const {
+    using Kernel = detail::ThreadKernel<typename In::elements_type, Op, typename In::target_type, Adder, strip>;
     Kokkos::parallel_for("kfem::assemble[thread]", Kokkos::RangePolicy<Exec>(exec, begin, end),
-                         detail::ThreadKernel<Elements, Op, Target, Adder, strip>{els, op, where, add});
+                         Kernel{in.els, op, in.where, add});
   }
 };
 }  // namespace kfem::mapping

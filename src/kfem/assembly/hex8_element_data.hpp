@@ -11,7 +11,7 @@
 
 namespace kfem {
 template <class S, class Layout, class MemorySpace, bool Lower = false>
-struct ElementData {
+struct Hex8ElementData {
   using scalar_type = S;
   static constexpr bool lower = Lower;  // target is the lower triangle only (symmetric storage)
   ordinal_t num_elements = 0;
@@ -53,12 +53,12 @@ struct ElementData {
 // Gathers coordinates and node ids of elements order(0..n) and computes their CSR index on the
 // device, for the full pattern (target = g.dof) or its lower triangle (Lower, target from lower_triangle).
 template <class S, class Layout, bool Lower = false, class Exec, class Coords, class Conn, class Order>
-ElementData<S, Layout, typename Exec::memory_space, Lower> make_element_data(
+Hex8ElementData<S, Layout, typename Exec::memory_space, Lower> make_hex8_element_data(
     const Exec& exec, const Coords& coords, const Conn& conn, const Order& order,
     const DofGraph<typename Exec::memory_space>& g, const CsrGraph<typename Exec::memory_space>& target) {
   using Mem = typename Exec::memory_space;
   const ordinal_t ne = static_cast<ordinal_t>(order.extent(0));
-  ElementData<S, Layout, Mem, Lower> d;
+  Hex8ElementData<S, Layout, Mem, Lower> d;
   d.num_elements = ne;
   const auto alloc = [](const char* label) {
     return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label));

@@ -224,6 +224,7 @@ class ElementAssembler final : public RaceDriven<Exec, Race, S> {
   In in_;
 };
 
+// tour: owner-assembler
 // Owner-computes mappings (Mapping::owner_computes): every value is written once by the owner of
 // its row, so there is nothing to zero and no race to handle (race `none`).
 template <class Exec, class Op, class Mapping, class S>
@@ -250,4 +251,5 @@ class OwnerAssembler final : public AssemblerBase<Exec, S> {
   Mapping mapping_;
   decltype(std::declval<const Mapping&>().template make_data<S>(std::declval<Exec>(), std::declval<Problem<Exec>>())) data_;
 };
+// tour: end owner-assembler
 }  // namespace kfem

@@ -36,6 +36,7 @@
 namespace kfem::lanes {
 inline constexpr int width = 32;
 
+// tour: lanes
 // Per-lane storage that survives across vector loops. On the GPU each lane is its own CUDA
 // thread, so N registers suffice; on host backends the 32 lanes run in turn and need a row each.
 template <class S, int N>
@@ -58,6 +59,7 @@ KOKKOS_FORCEINLINE_FUNCTION S group8_sum(S v) {
 #endif
   return v;
 }
+// tour: end lanes
 
 // Asks for the cache line holding p in L1 ahead of its load (CUDA; the host's prefetch elsewhere).
 KOKKOS_FORCEINLINE_FUNCTION void prefetch(const void* p) {

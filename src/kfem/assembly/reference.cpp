@@ -55,6 +55,7 @@ void reference_hex8_matrix(const Hex8Coords& coords, const Isotropic<double>& m,
   m.voigt(D);
   for (int i = 0; i < 24; ++i)
     for (int j = 0; j < 24; ++j) Ke[i][j] = 0.0;
+  // tour: oracle-ke
   for (int q = 0; q < hex8::num_qp; ++q) {
     double B[6][24], det;
     hex8_strain_matrix(X, q, B, det);
@@ -72,6 +73,7 @@ void reference_hex8_matrix(const Hex8Coords& coords, const Isotropic<double>& m,
         Ke[i][j] += s * det;  // Gauss weights are 1
       }
   }
+  // tour: end oracle-ke
 }
 
 HostCsr<double> reference_pattern(const Mesh& mesh) {

@@ -26,6 +26,7 @@ LocalPart local_part(const Mesh& mesh, const DofMap& dofs, const std::vector<int
   LocalPart part;
   part.rank = rank, part.ranks = ranks;
 
+  // tour: ghost-elements
   // Elements held: those with a node this rank owns. What each peer holds of this rank's nodes
   // follows from the same rule applied to the peer, over the whole (replicated) mesh.
   std::vector<std::vector<ordinal_t>> send{std::size_t(ranks)};
@@ -46,6 +47,7 @@ LocalPart local_part(const Mesh& mesh, const DofMap& dofs, const std::vector<int
         for (int a = 0; a < nsh; ++a)
           if (owner[std::size_t(en[a])] == rank) send[std::size_t(q)].push_back(en[a]);
   }
+  // tour: end ghost-elements
 
   // Local DOF nodes: owned (ascending), then ghosts by (owner, global id).
   std::vector<ordinal_t> local(std::size_t(dofs.num_nodes), -1);

@@ -55,6 +55,7 @@ class Halo {
     exec.fence();
   }
 
+  // tour: halo-exchange
   // x's ghost entries get their owners' values.
   void operator()(const Vec& x) const {
     if (send_dofs_.extent(0) > 0)
@@ -77,6 +78,7 @@ class Halo {
       exec_.fence();
     }
   }
+  // tour: end halo-exchange
 
   std::size_t bytes_sent() const { return send_dofs_.extent(0) * sizeof(S); }
   std::size_t bytes_received() const { return ghosts_ * sizeof(S); }

@@ -28,6 +28,7 @@
 namespace kfem::pipeline {
 using nlohmann::json;
 
+// tour: models
 double model_flops_per_element(const Model& model) {
   const fe::HostReference& r = model.reference;
   if (model.mesh.cell == CellType::hex8)  // kept as the hex8 reports always counted it:
@@ -57,6 +58,7 @@ double model_bytes(const Model& model, std::int64_t nnz, int scalar_bytes, doubl
          double(model.mesh.num_elements()) *
              (r.vertices * r.dim * scalar_bytes + index_bytes_per_element + 2 * ke * scalar_bytes);
 }
+// tour: end models
 
 namespace {
 // y = K x on the assembled storage (full: Kokkos Kernels spmv; lower: symmetric_spmv), timed like
@@ -105,6 +107,7 @@ json point(const Exec& exec, const Model& model, const Settings& settings, const
   Kokkos::View<S*, Mem> values(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::values"), nnz);
   out["storage"] = lower ? "lower" : "full";
 
+  // tour: timed-assembly
   // Timed assembly. Before every run (warm-up included) the values are poisoned with NaN so a
   // run that skips its own zeroing or leaves entries unwritten cannot pass verification.
   // The first run, timed alone, is the first warm-up: with the setup stages it is what a user waits
@@ -123,6 +126,7 @@ json point(const Exec& exec, const Model& model, const Settings& settings, const
   const Stats st = summarize(samples);
   out["assembly"] = {
       {"samples_s", samples}, {"stats", st}, {"includes", "zero values + element work + scatter"}};
+  // tour: end timed-assembly
   out["nnz"] = nnz;
   out["dofs"] = p.num_dofs();
   if (req.timed && req.diagnostics) {  // nothing written, so nothing to reset between runs

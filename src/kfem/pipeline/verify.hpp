@@ -145,6 +145,7 @@ std::pair<double, double> product_difference(const Exec& exec,
 // method, the differences, the tolerance and the oracle's seconds; status skipped (and why) without
 // an oracle. Lower storage is compared with the oracle's lower triangle (entries) or applied as
 // L + L^T - D (products). Entries bring the matrix to the host.
+// tour: verification
 template <class Exec, class S, class Mem>
 nlohmann::json verification(const Exec& exec, const CsrGraph<Mem>& A, const Kokkos::View<S*, Mem>& values,
                             bool lower, const Oracle& oracle) {
@@ -177,6 +178,7 @@ nlohmann::json verification(const Exec& exec, const CsrGraph<Mem>& A, const Kokk
           {"tolerance", tol},
           {"oracle_s", oracle.seconds}};
 }
+// tour: end verification
 
 // The same for a matrix on the host (gathered from ranks, a-COO's consolidated CSR); null: skipped.
 template <class S>

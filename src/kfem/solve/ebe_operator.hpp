@@ -139,6 +139,7 @@ KOKKOS_INLINE_FUNCTION ordinal_t dof_of(const Nodes& nodes, ordinal_t e, int i, 
   return C * nodes(e, i / C) + i % C;
 }
 
+// tour: ebe-v1-product
 // EbE-v1 product: one thread per (element, Ke row) of elements [begin, ...); a row's sum goes to
 // y once. Rows of one element are distinct DOFs, so plain adds are safe within a colour.
 template <class S, class Mem, class Nodes, bool Atomic>
@@ -164,6 +165,7 @@ struct StoredProduct {
     add<Atomic>(y(r), sum);
   }
 };
+// tour: end ebe-v1-product
 
 template <class S, class Mem, class Nodes, bool Atomic>
 struct StoredDiagonal {

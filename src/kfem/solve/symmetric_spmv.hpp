@@ -40,6 +40,7 @@ struct SymmetricSpmv {
   using Mem = typename Exec::memory_space;
   using member_type = typename Kokkos::TeamPolicy<Exec, TeamTag>::member_type;
 
+  // tour: symmetric-spmv
   ordinal_t num_rows;
   Kokkos::View<const offset_t*, Mem> row_map;
   Kokkos::View<const ordinal_t*, Mem> cols;
@@ -60,6 +61,7 @@ struct SymmetricSpmv {
     for (offset_t k = row_map(i); k < row_map(i + 1); ++k) sum += entry(i, xi, k);
     y(i) += sum;
   }
+  // tour: end symmetric-spmv
 
   KOKKOS_INLINE_FUNCTION void operator()(TeamTag, const member_type& t) const {
     const ordinal_t i = t.league_rank() * t.team_size() + t.team_rank();

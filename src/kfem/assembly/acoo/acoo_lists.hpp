@@ -31,6 +31,7 @@ inline offset_t pool_nodes_for(offset_t elements, int nodes_per_element, int com
   return elements * n * n;
 }
 
+// tour: push
 // The adder of the generic mappings (access() + operator()(key, value), as race::Atomic's):
 // pushes (col, value) onto row's list. Nodes are claimed one by one from the shared counter
 // (the paper's scheme); a claim past the pool is dropped but still counted.
@@ -52,6 +53,7 @@ struct Push {
     next(k) = Kokkos::atomic_exchange(&head(at.row), link_t(k));
   }
 };
+// tour: end push
 
 template <class S, class MemorySpace>
 struct Lists {

@@ -259,6 +259,7 @@ struct BanasBlocks {
         }
         for (int part = 0; part < parts; ++part) {
           const long first = long(part) * ts * bpt;
+          // tour: paper-loop
           fe::Products<S, D> R[RB] = {};  // REG accumulators
           if (shm)
             for (int j = 0; j < bpt; ++j)
@@ -297,6 +298,7 @@ struct BanasBlocks {
               for_blocks([&](S* out, int a, int b) { add_point(out, w, Gq, a, b); });
               t.team_barrier();  // the next point overwrites W and Gq
             }
+            // tour: end paper-loop
           } else {
             for (int q0 = 0; q0 < nq; q0 += P, u ^= 1) {
               // Buffer u was last read two batches ago: every thread has since passed a barrier.

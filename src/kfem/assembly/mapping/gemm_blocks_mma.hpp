@@ -134,6 +134,7 @@ struct Kernel {
       for (int d = 0; d < D; ++d) p[d] = w * gr[d];
     };
 
+    // tour: mma-step
     // The warp's rows of P are wr * 16 D + 16 i (+ g, + 8), its columns wc * 8 D + 8 j (+ 2 tq, + 1).
     double c[D][D][4] = {};
     const int row0 = wr * 16 * D + g, col0 = wc * 8 * D + g;
@@ -156,6 +157,7 @@ struct Kernel {
       if (q0 + 3 * chunk < nq) fetch(next, q0 + 3 * chunk);
       t.team_barrier();
     };
+    // tour: end mma-step
     double d0[D], d1[D];
     fetch(d0, 0);
     t.team_barrier();  // the geometry is done

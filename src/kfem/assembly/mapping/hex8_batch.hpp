@@ -64,6 +64,7 @@ struct Hex8Batch {
 #endif
   }
 
+  // tour: lane-products
   // Block (a, b) of the lower triangle of node pairs, a >= b.
   KOKKOS_INLINE_FUNCTION static constexpr int pair(int a, int b) { return a * (a + 1) / 2 + b; }
 
@@ -80,6 +81,7 @@ struct Hex8Batch {
       for (int k = 0; k < 9; ++k) A[k][l] = sum[k];
     }
   }
+  // tour: end lane-products
 
   // Ke of the W elements e0 + l (lanes l >= valid repeat element e0 + valid - 1 and are not added),
   // node a's rows of element e added where rows(e, a).
@@ -148,6 +150,7 @@ struct Hex8Batch {
     }
   }
 
+  // tour: batch-launch
   template <class Exec, class Data, class Op, class Adder>
   void launch(const Exec& exec, const Data& d, const Op& op, ordinal_t begin,
               ordinal_t end, const Adder& add) const {
@@ -164,5 +167,6 @@ struct Hex8Batch {
                              elements<W>(d, m, e0, last - e0 < W ? int(last - e0) : W, acc);
                          });
   }
+  // tour: end batch-launch
 };
 }  // namespace kfem::mapping

@@ -118,6 +118,7 @@ struct Hex8BatchOwner {
     return entries * (hex8_index_bytes + sizeof(std::uint16_t));
   }
 
+  // tour: first-touch
   // Whether node a's rows are the partition's, zeroing them (through `write`) on the first touch.
   template <class Elements, class Rows, class Write>
   struct Owned {
@@ -142,6 +143,7 @@ struct Hex8BatchOwner {
       write.add(s, x);
     }
   };
+  // tour: end first-touch
 
   // Partition k, entry by entry, W at a time. A named functor, not a KOKKOS_LAMBDA: the tests
   // instantiate it outside make_assembler_hex8.cpp too (see core/fill.hpp).

@@ -61,6 +61,7 @@ struct Hex8Pairs {
           for (int j = 0; j < 3; ++j) H[3 * (8 * q + a) + j] = det * g[j];
         }
       });
+      // tour: node-pair-products
       // Pair p = (a, b), a > b, in row-major order of the strictly lower triangle of node pairs.
       const auto pair_nodes = [](int p, int& a, int& b) { lower_entry(p, a, b), ++a; };
       lanes::Private<S, 9> A;
@@ -92,6 +93,7 @@ struct Hex8Pairs {
           if (rb != r) v -= Ks[24 * (3 * r + c) + 3 * rb + dd];
         Ks[24 * (3 * r + c) + 3 * r + dd] = Ks[24 * (3 * r + dd) + 3 * r + c] = v;
       });
+      // tour: end node-pair-products
       scatter_sorted(t, d, e, order, add.access(), Ks);
     };
     const char* name = "kfem::assemble[pairs]";

@@ -12,6 +12,7 @@ struct Hex8Element {
   static constexpr const char* name = "element";
   static constexpr const char* help = "a thread per element, Ke in thread-local memory (kiran's baseline)";
 
+  // tour: element-kernel
   template <class Exec, class Data, class Op, class Adder>
   void launch(const Exec& exec, const Data& d, const Op& op, ordinal_t begin,
               ordinal_t end, const Adder& add) const {
@@ -38,5 +39,6 @@ struct Hex8Element {
             for (int k = 0; k < 3; ++k) acc(d.slot(e, 3 * a + c, 3 * b + k), Ke[a][b][c][k]);
     });
   }
+  // tour: end element-kernel
 };
 }  // namespace kfem::mapping

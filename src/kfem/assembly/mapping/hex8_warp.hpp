@@ -73,6 +73,7 @@ struct Hex8Warp {
               ordinal_t end, const Adder& add) const {
     using S = typename Data::scalar_type;
     const Isotropic<S> m = op.material;
+    // tour: warp-kernel
     using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
     constexpr int scratch = padded(24 + 9 + 72);
     Kokkos::parallel_for("kfem::assemble[warp]", warp_policy(exec, end - begin, elements_per_team, scratch * sizeof(S)),
@@ -104,6 +105,7 @@ struct Hex8Warp {
         scatter_lane<E>(l, e, d, add.access(), [&](int k) { return K(l, k); });
       });
     });
+    // tour: end warp-kernel
   }
 };
 }  // namespace kfem::mapping

@@ -7,6 +7,7 @@
 #include "kfem/core/types.hpp"
 
 namespace kfem::race {
+// tour: colored-race
 struct Colored {
   static constexpr const char* name = "colored";
   static constexpr const char* help =
@@ -31,4 +32,5 @@ struct Colored {
     }
   };
 };
+// tour: end colored-race
 }  // namespace kfem::race

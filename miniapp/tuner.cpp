@@ -15,6 +15,7 @@
 #include "kfem/assembly/make_assembler.hpp"
 #include "kfem/core/error.hpp"
 #include "kfem/dofs/dof_map.hpp"
+#include "kfem/pipeline/setup.hpp"
 #include "kfem/report/context.hpp"
 #include "names.hpp"
 #include "points.hpp"
@@ -164,6 +165,7 @@ TunerChoice tune(const Model& model, const Deck& deck, const std::string& race, 
       race == "default" ? entry_names<RaceRegistry>() : std::vector<std::string>{race};
   json candidates = json::array();
   const json* best = nullptr;
+  const pipeline::SharedPattern pattern;  // one upload and DOF graph per storage for all candidates
   for (const std::string& mapping : candidate_mappings(model.mesh.cell))
     for (const std::string& r : races) {
       if (!goes_with(mapping, r)) continue;
@@ -172,6 +174,7 @@ TunerChoice tune(const Model& model, const Deck& deck, const std::string& race, 
         PointRequest req = request(quick, sample, mapping, r, scalar);
         req.timed = true;
         req.diagnostics = false;
+        req.share_pattern = &pattern;
         const json res = point_of(sample, quick, req, oracle);
         c["median_s"] = res["assembly"]["stats"]["median"];
         c["verification"] = res["verification"]["status"];

@@ -120,6 +120,39 @@ TYPED_TEST(PipelineSetup, LowerColouringAndLaunchOrder) {
 }
 // The device's Morton order is the host's, element for element, on meshes whose numbering says
 // nothing of their geometry: distorted, nodes renumbered at random, elements shuffled.
+// Points given one SharedPattern (the tuner's candidates) upload and build the pattern once per
+// storage: the second full-storage point takes the first one's graph, a lower-storage point builds
+// its own (and is then the one kept), and what is taken equals what would be built.
+TYPED_TEST(PipelineSetup, SharesThePatternItWasGiven) {
+  const TypeParam exec;
+  const Model m = box_model(4, 3, 2);
+  const pipeline::SharedPattern shared;
+  SetupChoice full;
+  full.share = &shared;
+  const auto first = pipeline::make_setup(exec, m.mesh, m.dofs, m.components, m.orders, full);
+  EXPECT_TRUE(first.times.contains("graph_s"));
+  const auto second = pipeline::make_setup(exec, m.mesh, m.dofs, m.components, m.orders, full);
+  EXPECT_FALSE(second.times.contains("graph_s"));
+  EXPECT_FALSE(second.times.contains("mesh_to_device_s"));
+  EXPECT_TRUE(second.times.value("pattern_shared", false));
+  EXPECT_EQ(second.problem.graph.dof.cols.data(), first.problem.graph.dof.cols.data());
+  EXPECT_EQ(second.problem.dofs.data(), first.problem.dofs.data());
+
+  SetupChoice lower = full;
+  lower.lower = true;
+  const auto sym = pipeline::make_setup(exec, m.mesh, m.dofs, m.components, m.orders, lower);
+  EXPECT_TRUE(sym.times.contains("lower_graph_s"));
+  EXPECT_NE(sym.problem.lower.cols.data(), nullptr);
+  const auto again = pipeline::make_setup(exec, m.mesh, m.dofs, m.components, m.orders, lower);
+  EXPECT_EQ(again.problem.lower.cols.data(), sym.problem.lower.cols.data());
+
+  SetupChoice alone;  // no SharedPattern: built anew, the same pattern
+  const auto own = pipeline::make_setup(exec, m.mesh, m.dofs, m.components, m.orders, alone);
+  EXPECT_NE(own.problem.graph.dof.cols.data(), first.problem.graph.dof.cols.data());
+  EXPECT_EQ(host(own.problem.graph.dof.cols), host(first.problem.graph.dof.cols));
+  EXPECT_EQ(host(own.problem.graph.dof.row_map), host(second.problem.graph.dof.row_map));
+}
+
 TYPED_TEST(PipelineSetup, MortonOrderOnTheBackendIsTheHosts) {
   using Exec = TypeParam;
   for (const CellType cell : {CellType::hex8, CellType::prism6, CellType::tri3}) {

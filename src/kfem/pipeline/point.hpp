@@ -18,6 +18,7 @@
 #include "kfem/pipeline/model.hpp"
 
 namespace kfem::pipeline {
+class SharedPattern;  // setup.hpp
 // The operator CG solves with: the assembled CSR or amorim's element-by-element operators
 // (EbE-v1: element matrices stored, EbE-v2: recomputed in every product).
 enum class SolveOperator { csr, ebe_v1, ebe_v2 };
@@ -55,6 +56,9 @@ struct PointRequest {
   const ReferenceSolution* reference = nullptr;  // with solve: the solution to compare with (bench)
   // More than one rank: the distributed point (point_distributed.cpp), elements split by `partition`.
   const parallel::Comm* comm = nullptr;
+  // CSR storage: take the upload and the DOF graph from here when it holds the same, else leave
+  // them there (the tuner's candidates share one per storage; their setup times are not reported).
+  const SharedPattern* share_pattern = nullptr;
   parallel::PartitionMethod partition = parallel::PartitionMethod::rcb;
 };
 

@@ -141,6 +141,7 @@ std::unique_ptr<AssemblerBase<Exec, S>> prepare_graph_assembly(const Exec& exec,
   pipeline::SetupChoice choice = pipeline::csr_setup(req.mapping, req.race, coloring_method(settings),
                                                      settings.element_order == "morton");
   choice.time_colorings = req.time_colorings;
+  choice.share = req.share_pattern;
   pipeline::Setup<Exec> s =
       pipeline::make_setup(exec, model.mesh, model.dofs, model.components, model.orders, choice);
   p = std::move(s.problem);

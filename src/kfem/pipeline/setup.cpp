@@ -72,8 +72,14 @@ Setup<Exec> make_setup(const Exec& exec, const Mesh& mesh, const DofMap& dofs, i
   Setup<Exec> s;
   Problem<Exec>& p = s.problem;
   nlohmann::json& t = s.times;
-  t["mesh_to_device_s"] = upload(exec, mesh, dofs, p);
-  if (choice.pattern) {
+  const Problem<Exec>* shared = choice.share && choice.pattern ? choice.share->find<Exec>(components, choice.lower)
+                                                               : nullptr;
+  if (shared) {  // the upload and the pattern of an earlier point
+    p.mesh = shared->mesh, p.dofs = shared->dofs, p.natural = shared->natural;
+    p.graph = shared->graph, p.lower = shared->lower;
+    t["pattern_shared"] = true;
+  } else if (choice.pattern) {
+    t["mesh_to_device_s"] = upload(exec, mesh, dofs, p);
     ScopedRegion r("kfem::setup::graph");
     t["graph_s"] =
         time_fenced(exec, [&] { p.graph = build_dof_graph(exec, p.dofs, dofs.num_nodes, components); });
@@ -83,7 +89,9 @@ Setup<Exec> make_setup(const Exec& exec, const Mesh& mesh, const DofMap& dofs, i
       // per entry, as much as float values) would only take room from the largest mesh.
       p.graph.dof.cols = {};
     }
+    if (choice.share) choice.share->keep(p, components, choice.lower);
   } else {  // the storage sizes its vectors by Problem::num_dofs()
+    t["mesh_to_device_s"] = upload(exec, mesh, dofs, p);
     p.graph.components = components;
     p.graph.dof.num_rows = ordinal_t(components * dofs.num_nodes);
   }

@@ -4,8 +4,10 @@
 // of a coloured race; the launch order of uncoloured element-centric kernels. Each step is timed and
 // a Kokkos profiling region; what depends on the mesh alone is computed once (MeshOrders).
 #pragma once
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <typeindex>
 #include <vector>
 
 #include "kfem/assembly/problem.hpp"
@@ -46,6 +48,34 @@ inline constexpr SetupStage setup_stages[] = {
     {"lower_graph_s", "lower triangle"}, {"coloring_s", "colouring"},
     {"morton_order_s", "launch order"},  {"element_data_s", "element data"}};
 
+// The device pattern that points on one mesh may share (the tuner's candidates): the mesh and DOF
+// nodes on the execution space, the DOF graph and, for lower storage, its lower triangle. It holds
+// the last one built (a Problem of one execution space, type-erased); a point that asks for the same
+// space, components and storage takes it instead of building it again. Its owner (the tuner) decides
+// how long the device memory stays taken.
+class SharedPattern {
+ public:
+  template <class Exec>
+  const Problem<Exec>* find(int components, bool lower) const {
+    if (space_ != std::type_index(typeid(Exec)) || components_ != components || lower_ != lower) return nullptr;
+    return static_cast<const Problem<Exec>*>(problem_.get());
+  }
+  template <class Exec>
+  void keep(const Problem<Exec>& p, int components, bool lower) const {
+    problem_.reset();  // the previous pattern goes first
+    problem_ = std::make_shared<const Problem<Exec>>(p);
+    space_ = std::type_index(typeid(Exec));
+    components_ = components;
+    lower_ = lower;
+  }
+
+ private:
+  mutable std::shared_ptr<const void> problem_;
+  mutable std::type_index space_ = std::type_index(typeid(void));
+  mutable int components_ = 0;
+  mutable bool lower_ = false;
+};
+
 enum class ColoringMethod { greedy, device };  // on the host once per mesh, or on the device (KokkosGraph)
 
 // What a point's set-up builds: the storage and race handling decide (assembly/strategies.hpp).
@@ -56,6 +86,8 @@ struct SetupChoice {
   ColoringMethod coloring_method = ColoringMethod::greedy;
   bool launch_order = false;    // uncoloured element-centric kernels take the elements in Morton order
   bool time_colorings = false;  // also time both colourings, whichever is used (pre-processing report)
+  // Take the upload and the pattern from here when it holds them, else leave them there (the tuner).
+  const SharedPattern* share = nullptr;
 };
 
 // The set-up of a point that assembles into CSR with mapping x race (the coloured races colour by

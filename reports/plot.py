@@ -32,6 +32,10 @@ MAPPINGS = ["element", "warp4", "warp8", "ppni4", "ppni8", "twokernel", "pairs",
             "warp4-vreduce", "sym300", "sym300x2", "sympairs", "owner", "batch"]
 RACES = ["colored", "atomic", "scatter"]
 SCALARS = {"double": "double (FP64)", "float": "float (FP32)"}
+# The set-up stages of a point in pipeline order, as src/kfem/pipeline/setup.hpp's setup_stages names
+# them (report key, label); first_matrix_s is their sum plus the first assembly.
+SETUP_STAGES = [("mesh_to_device_s", "upload"), ("graph_s", "graph"), ("lower_graph_s", "lower triangle"),
+                ("coloring_s", "colouring"), ("morton_order_s", "launch order"), ("element_data_s", "element data")]
 
 
 def warn(msg):
@@ -342,6 +346,28 @@ def make_figures(doc, points, out_dir):
             ax.set_ylabel("HBM floor / median time")
             title(ax, f"Fraction of the HBM floor (1 = at the floor), {mesh_txt}", big, scalar)
             save(fig, f"hbm_floor_{safe(scalar)}.png")
+
+        # (e) mesh -> first matrix on the largest mesh: each point's set-up stages, then its first assembly
+        firsts = [p for p in big if isinstance(p.get("first_matrix_s"), (int, float))]
+        if firsts:
+            firsts.sort(key=lambda p: (ordered_index(p["mapping"], MAPPINGS), ordered_index(p["race"], RACES)))
+            fig, ax = plt.subplots(figsize=(max(7, 3 + 0.6 * len(firsts)), 4.5))
+            xs = range(len(firsts))
+            bottom = [0.0] * len(firsts)
+            stage_colours = plt.get_cmap("tab10")
+            for i, (key, label) in enumerate(SETUP_STAGES):
+                vals = [1e3 * v if isinstance(v := p.get("setup", {}).get(key), (int, float)) else 0.0 for p in firsts]
+                if any(vals):
+                    ax.bar(xs, vals, 0.7, bottom=bottom, label=label, color=stage_colours(i))
+                    bottom = [b + v for b, v in zip(bottom, vals)]
+            rest = [max(1e3 * p["first_matrix_s"] - b, 0.0) for p, b in zip(firsts, bottom)]
+            ax.bar(xs, rest, 0.7, bottom=bottom, label="first assembly", color="0.6")
+            ax.set_xticks(list(xs))
+            ax.set_xticklabels([f"{series_key(p, multi)} x {p['race']}" for p in firsts], rotation=30, ha="right")
+            ax.set_ylabel("first_matrix_s (ms)")
+            title(ax, f"Mesh -> first matrix, {mesh_txt}", firsts, scalar)
+            ax.legend(title="stage", loc="upper left", bbox_to_anchor=(1.01, 1))
+            save(fig, f"first_matrix_{safe(scalar)}.png")
     return written
 
 

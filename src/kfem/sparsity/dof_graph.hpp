@@ -123,8 +123,10 @@ struct SortedNeighbours {
     ordinal_t* const c = static_cast<ordinal_t*>(t.thread_scratch(level).get_shmem(2 * sizeof(ordinal_t) * most));
     ordinal_t* const first = c + most;
     const offset_t e0 = rows(n), m = (rows(n + 1) - e0) * npe, out = e0 * npe;
-    Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, m), [&](offset_t k) { c[k] = conn(elements(e0 + k / npe), k % npe); });
-    if (lanes == 1) {  // one lane: sort, then keep the first of each run
+    if (lanes == 1) {  // one lane: gather (no division per candidate), sort, keep the first of each run
+      offset_t g = 0;
+      for (offset_t q = e0; q < rows(n + 1); ++q)
+        for (int a = 0; a < npe; ++a) c[g++] = conn(elements(q), a);
       sort_row(c, m);
       offset_t d = 0;
       for (offset_t k = 0; k < m; ++k)
@@ -133,7 +135,12 @@ struct SortedNeighbours {
       return;
     }
     // Lanes: candidate k is kept if no earlier one equals it; its place is the number of kept
-    // candidates below it. m^2 / lanes compares in scratch instead of a sequential sort.
+    // candidates below it. m^2 / lanes compares in scratch instead of a sequential sort. Candidate
+    // indices are 32-bit here: a 64-bit division per candidate is a long instruction sequence on a GPU.
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, int(m)), [&](int k) {
+      const int q = k / npe;
+      c[k] = conn(elements(e0 + q), k - q * npe);
+    });
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, m), [&](offset_t k) {
       ordinal_t keep = 1;
       for (offset_t j = 0; j < k; ++j) keep &= c[j] != c[k];
@@ -170,11 +177,16 @@ struct ExpandRows {
     const offset_t from = incidence_rows(n) * npe, base = node_rows(n), len = node_rows(n + 1) - base;
     const offset_t dof_base = offset_t(C) * C * base, row_len = C * len;
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, len), [&](offset_t k) { node_cols(base + k) = set(from + k); });
-    Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, C), [&](int c) { dof_rows(C * n + c) = dof_base + c * row_len; });
-    Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, C * row_len), [&](offset_t i) {
-      const offset_t j = i % row_len;
-      dof_cols(dof_base + i) = C * set(from + j / C) + ordinal_t(j % C);
-    });
+    // Row C n + c: for each neighbour k its C columns C m + d, lane k writing entries C k .. C k + C - 1
+    // (no division per entry: a 64-bit one is tens of instructions on a GPU and ~40 cycles on a CPU).
+    for (int c = 0; c < C; ++c) {
+      const offset_t row = dof_base + c * row_len;
+      Kokkos::single(Kokkos::PerThread(t), [&] { dof_rows(C * n + c) = row; });
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, len), [&](offset_t k) {
+        const ordinal_t m = C * set(from + k);
+        for (int d = 0; d < C; ++d) dof_cols(row + C * k + d) = m + d;
+      });
+    }
     if (n == num_nodes - 1)
       Kokkos::single(Kokkos::PerThread(t), [&] { dof_rows(C * num_nodes) = offset_t(C) * C * node_rows(num_nodes); });
   }

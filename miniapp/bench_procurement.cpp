@@ -73,7 +73,7 @@ int bench_procurement(const Deck& given, const std::string& out_dir) {
   std::vector<Strategy> candidates;
   for (const auto& mn : deck.mappings)
     for (const auto& rn : deck.races)
-      if (goes_with(mn, rn)) candidates.push_back({mn, rn, deck.scalars.front()});
+      if (goes_with(mn, rn)) candidates.push_back({mn, rn, deck.scalars.front(), deck.halos.front()});
   check_strategies(deck, scored_mesh, candidates);
 
   const std::string path = out_dir + "/results.json";

@@ -64,6 +64,8 @@ json point_on_ranks(const parallel::Comm& world, int k, const MeshSpec& spec, co
       PointRequest req = request(deck, model, strategy.mapping, strategy.race, strategy.scalar);
       req.comm = &*part;
       req.partition = partition_method(deck, spec);
+      req.halo = transport_of(strategy.halo.empty() ? deck.halos.front() : strategy.halo);
+      req.sums = transport_of(deck.sums);
       std::optional<BoundarySetup> boundary;
       if (solve) req.boundary = &boundary.emplace(boundary_setup(model, deck));
       req.solve = solve;

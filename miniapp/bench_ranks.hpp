@@ -12,6 +12,7 @@
 namespace kfem::app {
 struct Strategy {
   std::string mapping, race, scalar;
+  std::string halo;  // parallel.halo of its CG; empty: the deck's first
 };
 
 // The asked counts (or 1, 2, 4, ... and `launched` when none are asked), those above `launched`

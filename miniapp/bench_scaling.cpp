@@ -43,14 +43,14 @@ void add_efficiencies(json& points, const std::vector<std::size_t>& series, bool
 }
 
 void print_table(const json& points) {
-  fmt::print("\n{:<6} {:<24} {:>5} {:>10} {:>12} {:>6} {:>12} {:>6} {:>7} {:>12} {:>10}\n", "mode",
-             "strategy", "ranks", "elements", "assembly", "eff", "CG/iter", "eff", "imbal", "halo kB/it",
-             "verified");
+  fmt::print("\n{:<6} {:<24} {:>5} {:>10} {:>12} {:>6} {:>12} {:>6} {:>7} {:>12} {:<16} {:>11} {:>10}\n",
+             "mode", "strategy", "ranks", "elements", "assembly", "eff", "CG/iter", "eff", "imbal", "halo kB/it",
+             "halo/sums via", "1 exchange", "verified");
   for (const json& p : points) {
     const json& s = p["scaling"];
     const bool dist = p.contains("distributed");
     fmt::print(
-        "{:<6} {:<24} {:>5} {:>10} {:>12} {:>6.2f} {:>12} {:>6.2f} {:>7} {:>12} {:>10}\n",
+        "{:<6} {:<24} {:>5} {:>10} {:>12} {:>6.2f} {:>12} {:>6.2f} {:>7} {:>12} {:<16} {:>11} {:>10}\n",
         s["mode"].get<std::string>(),
         fmt::format("{} x {} {}", p["mapping"].get<std::string>(), p["race"].get<std::string>(),
                     p["scalar"].get<std::string>()),
@@ -59,7 +59,10 @@ void print_table(const json& points) {
         s["cg_iteration_efficiency"].get<double>(),
         dist ? fmt::format("{:.3f}", p["distributed"]["imbalance"]["assembly"].get<double>()) : "-",
         dist ? fmt::format("{:.1f}", p["distributed"]["halo_bytes_per_iteration"].get<double>() / 1e3) : "-",
-        p["verification"]["status"].get<std::string>());
+        dist ? p["distributed"]["halo_transport"].get<std::string>() + "/" +
+                   p["distributed"]["sums_transport"].get<std::string>()
+             : "-",
+        dist ? fmt_time(p["distributed"]["halo_exchange_s"]) : "-", p["verification"]["status"].get<std::string>());
   }
 }
 }  // namespace
@@ -76,7 +79,8 @@ int bench_scaling(const Deck& deck, const std::string& out_dir) {
   for (const auto& sc : deck.scalars)
     for (const auto& mn : deck.mappings)
       for (const auto& rn : deck.races)
-        if (goes_with(mn, rn)) strategies.push_back({mn, rn, sc});
+        if (goes_with(mn, rn))
+          for (const auto& h : deck.halos) strategies.push_back({mn, rn, sc, h});
   check_strategies(deck, base, strategies);
   const std::vector<int> counts = rank_counts(deck.scaling->ranks, world.size());
   if (counts.empty())
@@ -98,6 +102,7 @@ int bench_scaling(const Deck& deck, const std::string& out_dir) {
         json p = point_on_ranks(world, k, spec, deck, st, true);
         if (!root) continue;
         p["scaling"] = {{"mode", weak ? "weak" : "strong"},
+                        {"halo", st.halo},
                         {"ranks", k},
                         {"launched", world.size()},
                         {"threads_per_rank", doc["context"]["kokkos"]["host_concurrency"]}};
@@ -106,9 +111,9 @@ int bench_scaling(const Deck& deck, const std::string& out_dir) {
         or_abort_all(world, [&] { write_json(path, doc); });
         const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         fmt::print(stderr,
-                   "[{}/{}] {} {} ranks {} {} x {}: assembly {}, CG {} per iteration ({}) elapsed {:.0f} s\n",
+                   "[{}/{}] {} {} ranks {} {} x {} halo {}: assembly {}, CG {} per iteration ({}) elapsed {:.0f} s\n",
                    doc["points"].size(), total, weak ? "weak" : "strong", k, spec.name,
-                   p["mapping"].get<std::string>(), p["race"].get<std::string>(), fmt_time(median_of(p)),
+                   p["mapping"].get<std::string>(), p["race"].get<std::string>(), st.halo, fmt_time(median_of(p)),
                    fmt_time(cg_per_iteration(p)), p["verification"]["status"].get<std::string>(), el);
       }
       if (root) add_efficiencies(doc["points"], series, weak);

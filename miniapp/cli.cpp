@@ -60,7 +60,7 @@ CLI::Validator finite_non_negative() {
 struct Overrides {
   std::vector<std::string> mesh, mapping, race, scalar, operators;
   std::string backend, renumber, report, export_matrix, export_mesh, export_solution, coloring, element_order,
-      problem, target, partition, verify;
+      problem, target, partition, halo, sums, verify;
   double distort = -1;
   int refine = -1;
   int repetitions = -1, warmup = -1, elements_per_team = -1, order = -1;
@@ -98,6 +98,13 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
                   "under mpirun: metis (dual graph) or rcb (coordinate bisection); default: metis for "
                   "mesh files, rcb for boxes")
       ->check(CLI::IsMember({"metis", "rcb", "default"}));
+  cmd->add_option("--halo", o.halo,
+                  "under mpirun: CG's halo exchange and sums through nccl (GPU to GPU) or mpi (host-staged "
+                  "where MPI is not device-aware); auto: nccl on GPUs where built in")
+      ->check(CLI::IsMember({"auto", "mpi", "nccl"}));
+  cmd->add_option("--sums", o.sums,
+                  "under mpirun: CG's dot products summed over the ranks through nccl or mpi; auto: as the halo")
+      ->check(CLI::IsMember({"auto", "mpi", "nccl"}));
   cmd->add_option("--verify", o.verify,
                   "products (A x for random vectors against the oracle's element-by-element K x; the "
                   "default) or entries (entry by entry against the oracle's assembled matrix)")
@@ -268,6 +275,8 @@ Deck load(const std::string& path, const Overrides& o) {
   if (!o.coloring.empty()) d.coloring = o.coloring;
   if (!o.element_order.empty()) d.element_order = o.element_order;
   if (!o.partition.empty()) d.partition = o.partition;
+  if (!o.halo.empty()) d.halos = {o.halo};
+  if (!o.sums.empty()) d.sums = o.sums;
   if (!o.verify.empty()) d.verify = *verify_method_from_name(o.verify);
   if (!o.renumber.empty()) d.renumber = renumbering_from_name(o.renumber);
   if (o.distort >= 0) d.distort = o.distort;

@@ -107,18 +107,19 @@ void print_ranks(const json& res) {
   const json& st = res["setup"];
   fmt::print(
       "  ranks         {}: partition {} {}, distribute {}; {:.1f}% of the elements held twice or more; "
-      "halo {:.4g} kB per CG iteration\n",
+      "halo {:.4g} kB per CG iteration through {}, sums through {}\n",
       d["ranks"].get<int>(), st["partition"].get<std::string>(), fmt_time(st["partition_s"]),
       fmt_time(st["distribute_s"]), 100.0 * d["redundant_elements"].get<double>(),
-      d["halo_bytes_per_iteration"].get<double>() / 1e3);
+      d["halo_bytes_per_iteration"].get<double>() / 1e3, d["halo_transport"].get<std::string>(),
+      d["sums_transport"].get<std::string>());
   for (const json& r : d["per_rank"])
     fmt::print(
         "  rank {:<8} {} elements ({} own), {} owned + {} ghost DOFs, {} nonzeros; assembly {}, CG {} "
-        "(halo {}{})\n",
+        "(one halo exchange alone {}, one sum {}{})\n",
         r["rank"].get<int>(), r["elements_held"].get<long>(), r["elements_own"].get<long>(),
         r["owned_dofs"].get<long>(), r["ghost_dofs"].get<long>(), r["nnz"].get<long>(),
-        fmt_time(r["assembly_median_s"]), fmt_time(r["cg_s"]), fmt_time(r["halo_s"]),
-        r["halo_host_staged"].get<bool>() ? ", host-staged" : "");
+        fmt_time(r["assembly_median_s"]), fmt_time(r["cg_s"]), fmt_time(r["halo_exchange_s"]), fmt_time(r["sum_s"]),
+        r["halo_s"].is_number() ? ", all in CG " + fmt_time(r["halo_s"]) : std::string());
   const json& im = d["imbalance"];
   fmt::print(
       "  imbalance     assembly {:.3f}, owned DOFs {:.3f}, nonzeros {:.3f}, elements held {:.3f} "
@@ -271,6 +272,12 @@ parallel::PartitionMethod partition_method(const Deck& deck, const MeshSpec& spe
              : parallel::PartitionMethod::rcb;
 }
 
+parallel::Transport transport_of(const std::string& name) {
+  return name == "nccl" ? parallel::Transport::nccl
+         : name == "mpi" ? parallel::Transport::mpi
+                         : parallel::Transport::automatic;
+}
+
 int cmd_info() {
   const parallel::Comm comm = parallel::Comm::world();
   const json ctx = run_context(true);
@@ -296,6 +303,9 @@ int cmd_info() {
   fmt::print("MPI: {}; {} rank{}; device buffers {}\n", parallel::mpi_library_version(), comm.size(),
              comm.size() == 1 ? "" : "s",
              parallel::device_aware_mpi() ? "sent directly (CUDA-aware)" : "staged through the host");
+  fmt::print("NCCL: {}\n", parallel::DeviceComm::available()
+                               ? "NCCL " + parallel::DeviceComm::version() + ": CG's halo and sums GPU to GPU (--halo nccl)"
+                               : std::string("not built in: the halo goes through MPI"));
   for (const auto& l : lines) fmt::print("  {}\n", std::string(l.begin(), l.end()));
   return 0;
 }
@@ -332,6 +342,8 @@ int cmd_run(const Deck& given, OutputSet& outputs) {
   req.exports = true;
   req.comm = &comm;
   req.partition = partition_method(deck, deck.meshes.front());
+  req.halo = transport_of(deck.halos.front());
+  req.sums = transport_of(deck.sums);
   std::optional<BoundarySetup> boundary;  // bad names fail here, before any allocation
   if (deck.solve) req.boundary = &boundary.emplace(boundary_setup(model, deck));
   req.solve = deck.solve;

@@ -246,6 +246,10 @@ void check_parameters(const Deck& d) {
     bad("assembly.element_order", "'" + d.element_order + "' (expected natural or morton)");
   if (d.partition != "default" && d.partition != "metis" && d.partition != "rcb")
     bad("parallel.partition", "'" + d.partition + "' (expected metis, rcb or default)");
+  for (const auto& h : d.halos)
+    if (h != "auto" && h != "mpi" && h != "nccl") bad("parallel.halo", "'" + h + "' (expected auto, mpi or nccl)");
+  if (d.sums != "auto" && d.sums != "mpi" && d.sums != "nccl")
+    bad("parallel.sums", "'" + d.sums + "' (expected auto, mpi or nccl)");
   if (d.target != "default" && d.target != "index" && d.target != "search")
     bad("assembly.target", "'" + d.target + "' (expected index, search or default)");
   for (const auto& s : d.scalars)
@@ -511,10 +515,12 @@ Deck read_deck(const std::string& path) {
     if (d.warmup < 0 || d.repetitions < 1) r.fail("bench", "need warmup >= 0 and repetitions >= 1");
   }
   if (const auto pa = root["parallel"]) {
-    r.keys(pa, "parallel", {"partition"});
+    r.keys(pa, "parallel", {"partition", "halo", "sums"});
+    r.get(pa, "sums", "parallel.sums", d.sums);
     r.get(pa, "partition", "parallel.partition", d.partition);
     if (d.partition != "default" && d.partition != "metis" && d.partition != "rcb")
       r.fail("parallel.partition", "expected metis, rcb or default");
+    if (pa["halo"]) d.halos = r.list(pa["halo"], "parallel.halo");
   }
   if (const auto o = root["output"]) {
     r.keys(o, "output", {"report", "export_matrix", "export_mesh", "export_solution"});

@@ -40,6 +40,10 @@ struct Deck : pipeline::Settings {
   std::string backend = "default";
   // parallel.partition under mpirun: metis | rcb | default (METIS for mesh files, RCB for boxes)
   std::string partition = "default";
+  // parallel.halo under mpirun: auto | mpi | nccl (auto: NCCL on GPUs where built in); a list is
+  // swept by bench.scaling, the others take the first
+  std::vector<std::string> halos{"auto"};
+  std::string sums = "auto";  // parallel.sums: CG's dot products: auto (as the halo) | mpi | nccl
   bool solve = true;
   // solver.operator: csr | ebe-v1 | ebe-v2 (names.hpp); `run` uses the first, bench sweeps them
   // when its points solve

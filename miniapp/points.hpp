@@ -22,4 +22,5 @@ bool goes_with(const std::string& mapping, const std::string& race);
 nlohmann::json point_of(const Model& model, const Deck& deck, const PointRequest& req, const Oracle& oracle);
 // parallel.partition: METIS for mesh files and RCB for boxes unless the deck names one.
 parallel::PartitionMethod partition_method(const Deck& deck, const MeshSpec& spec);
+parallel::Transport transport_of(const std::string& name);  // parallel.halo's names
 }  // namespace kfem::app

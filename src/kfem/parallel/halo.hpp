@@ -1,17 +1,41 @@
 // The halo exchange of a distributed vector: each rank sends the entries of its owned DOFs that
 // its peers hold as ghosts and receives its own ghost entries, one message per peer each way.
-// Host memory, or device memory with a device-aware MPI, is sent in place; otherwise the packed
-// send buffer and the ghost block go through host copies ("host-staged").
+// Two transports, the same bytes: MPI sends host memory, or device memory with a device-aware MPI,
+// in place, else the packed send buffer and the ghost block go through host copies ("host-staged",
+// fenced); NCCL (a DeviceComm) sends device memory GPU to GPU, enqueued on the execution space's
+// stream after the pack kernel, so nothing waits on the host.
 #pragma once
 #include <Kokkos_Core.hpp>
 #include <cstddef>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "kfem/core/types.hpp"
 #include "kfem/parallel/comm.hpp"
+#include "kfem/parallel/device_comm.hpp"
 #include "kfem/parallel/distribute.hpp"
 
 namespace kfem::parallel {
+// How CG's halo (parallel.halo) or its sums (parallel.sums) travel: automatic = NCCL where it is
+// built in and the vectors live on a GPU, else MPI.
+enum class Transport { automatic, mpi, nccl };
+inline const char* name_of(Transport t) {
+  return t == Transport::nccl ? "nccl" : t == Transport::mpi ? "mpi" : "auto";
+}
+// The transport a run on Exec uses for `asked` (the deck key `key`); std::runtime_error for nccl
+// where it cannot run.
+template <class Exec>
+Transport resolve_transport(Transport asked, const std::string& key) {
+  const bool gpu = native_stream(Exec()) != nullptr;
+  if (asked == Transport::nccl && !(gpu && DeviceComm::available()))
+    throw std::runtime_error(key + " nccl: " +
+                             (DeviceComm::available() ? "needs a CUDA backend (--backend cuda)"
+                                                      : "this build has no NCCL (CUDA + MPI builds where CMake finds it)"));
+  if (asked != Transport::automatic) return asked;
+  return gpu && DeviceComm::available() ? Transport::nccl : Transport::mpi;
+}
+
 namespace halo_detail {
 template <class Mem, class S>
 struct Pack {
@@ -29,8 +53,10 @@ class Halo {
   using Vec = Kokkos::View<S*, Mem>;
 
   // Vectors hold `components` entries per local DOF node of `part` (DOF = components * node + c).
-  Halo(const Exec& exec, const Comm& comm, const LocalPart& part, int components)
-      : exec_(exec), comm_(comm), c_(components) {
+  // With `device` (a DeviceComm over the same ranks as `comm`), messages go through NCCL.
+  Halo(const Exec& exec, const Comm& comm, const LocalPart& part, int components,
+       const DeviceComm* device = nullptr)
+      : exec_(exec), comm_(comm), device_(device), c_(components) {
     std::vector<ordinal_t> dofs;
     for (const Peer& p : part.peers) {
       send_.push_back({p.rank, dofs.size(), p.send.size() * std::size_t(c_)});
@@ -47,7 +73,7 @@ class Halo {
         exec, send_dofs_,
         Kokkos::View<const ordinal_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(dofs.data(), dofs.size()));
     send_buf_ = Vec("kfem::halo_send", dofs.size());
-    staged_ = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible && !device_aware_mpi();
+    staged_ = !device_ && !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible && !device_aware_mpi();
     if (staged_) {
       host_send_ = Kokkos::View<S*, Kokkos::HostSpace>("kfem::halo_send_host", dofs.size());
       host_ghosts_ = Kokkos::View<S*, Kokkos::HostSpace>("kfem::halo_ghosts_host", ghosts_);
@@ -63,15 +89,16 @@ class Halo {
                            halo_detail::Pack<Mem, S>{send_dofs_, x, send_buf_});
     S* send = send_buf_.data();
     S* ghosts = x.data() + ghost_begin_;
+    if (device_) {  // stream-ordered after the pack; the caller's next kernel sees the ghosts
+      device_->exchange(messages(send_, send), messages(recv_, ghosts), native_stream(exec_));
+      return;
+    }
     if (staged_) {
       Kokkos::deep_copy(exec_, host_send_, send_buf_);
       send = host_send_.data(), ghosts = host_ghosts_.data();
     }
     exec_.fence();
-    std::vector<Comm::Message> sends, receives;
-    for (const Range& r : send_) sends.push_back({r.peer, send + r.begin, r.count * sizeof(S)});
-    for (const Range& r : recv_) receives.push_back({r.peer, ghosts + r.begin, r.count * sizeof(S)});
-    comm_.exchange(sends, receives);
+    comm_.exchange(messages(send_, send), messages(recv_, ghosts));
     if (staged_) {
       Kokkos::deep_copy(exec_, Kokkos::subview(x, Kokkos::make_pair(ghost_begin_, ghost_begin_ + ghosts_)),
                         host_ghosts_);
@@ -84,14 +111,25 @@ class Halo {
   std::size_t bytes_received() const { return ghosts_ * sizeof(S); }
   std::size_t peers() const { return std::max(send_.size(), recv_.size()); }
   bool staged() const { return staged_; }
+  const DeviceComm* device() const { return device_; }
+  // How the messages travel, as reports name it.
+  std::string transport() const {
+    return device_ ? "nccl" : staged_ ? "mpi host-staged" : "mpi";
+  }
 
  private:
   struct Range {
     int peer;
     std::size_t begin, count;  // entries
   };
+  static std::vector<Comm::Message> messages(const std::vector<Range>& ranges, S* base) {
+    std::vector<Comm::Message> m;
+    for (const Range& r : ranges) m.push_back({r.peer, base + r.begin, r.count * sizeof(S)});
+    return m;
+  }
   Exec exec_;
   Comm comm_;
+  const DeviceComm* device_ = nullptr;
   int c_;
   std::vector<Range> send_, recv_;  // recv_: offsets inside the ghost block
   std::size_t ghost_begin_ = 0, ghosts_ = 0;

@@ -14,6 +14,7 @@
 
 #include "kfem/assembly/strategies.hpp"
 #include "kfem/parallel/comm.hpp"
+#include "kfem/parallel/halo.hpp"
 #include "kfem/parallel/partition.hpp"
 #include "kfem/pipeline/model.hpp"
 
@@ -60,6 +61,8 @@ struct PointRequest {
   // them there (the tuner's candidates share one per storage; their setup times are not reported).
   const SharedPattern* share_pattern = nullptr;
   parallel::PartitionMethod partition = parallel::PartitionMethod::rcb;
+  parallel::Transport halo = parallel::Transport::automatic;  // CG's halo exchange
+  parallel::Transport sums = parallel::Transport::automatic;  // CG's dot products; auto: as the halo
 };
 
 // Race acoo pushes through the generic kernels only: one-line InputError for another mapping.

@@ -14,10 +14,13 @@
 #include <cstdio>
 #include <limits>
 #include <numeric>
+#include <optional>
 
+#include "kfem/core/backends.hpp"
 #include "kfem/core/error.hpp"
 #include "kfem/io/matrix_market.hpp"
 #include "kfem/parallel/abort.hpp"
+#include "kfem/parallel/device_comm.hpp"
 #include "kfem/parallel/distribute.hpp"
 #include "kfem/parallel/distributed_cg.hpp"
 #include "kfem/parallel/halo.hpp"
@@ -38,6 +41,8 @@ struct RankFigures {
   std::int64_t held_elements = 0, own_elements = 0, owned_dofs = 0, ghost_dofs = 0, nnz = 0, peers = 0;
   double graph_s = 0, element_data_s = 0, assembly_s = 0, dirichlet_s = 0, cg_s = 0, halo_s = 0;
   double bytes_sent = 0, bytes_received = 0;  // per halo exchange (one per CG iteration)
+  double halo_exchange_s = 0;                  // one exchange alone, fenced (median)
+  double sum_s = 0;                            // one of CG's summed dot products alone (median)
   int staged = 0;
 };
 
@@ -202,6 +207,7 @@ json distributed(const Exec& exec, const parallel::Comm& comm, const Model& glob
   mine.graph_s = setup["graph_s"].get<double>();
   mine.element_data_s = setup["element_data_s"].get<double>();
   mine.assembly_s = summarize(samples).median;
+  std::string transport_name = "none (no solve)", sums_name = transport_name;
   if (req.solve) {
     ScopedRegion r("kfem::solve");
     const BoundarySetup bc = local_boundary(*req.boundary, part, C);
@@ -211,15 +217,30 @@ json distributed(const Exec& exec, const parallel::Comm& comm, const Model& glob
     mine.dirichlet_s = time_fenced(exec, [&] {
       apply_dirichlet(exec, A, values, rhs, Kokkos::View<const ordinal_t*, Mem>(fixed), fixed_values);
     });
-    const parallel::Halo<Exec, S> halo(exec, comm, part, C);
+    using parallel::Transport;
+    const Transport halo_via = parallel::resolve_transport<Exec>(req.halo, "parallel.halo");
+    const Transport sums_via =
+        req.sums == Transport::automatic ? halo_via : parallel::resolve_transport<Exec>(req.sums, "parallel.sums");
+    std::optional<parallel::DeviceComm> nccl;
+    if (halo_via == Transport::nccl || sums_via == Transport::nccl) {
+      const auto t0 = clock::now();
+      nccl.emplace(comm);
+      out["setup"]["nccl_init_s"] = comm.max(since(t0));
+    }
+    const parallel::Halo<Exec, S> halo(exec, comm, part, C, halo_via == Transport::nccl ? &*nccl : nullptr);
+    const ordinal_t local_cols = C * ordinal_t(part.nodes.size());
     const Kokkos::View<S*, Mem> x("kfem::u", n_owned);
     const Kokkos::View<const S*, Mem> b = Kokkos::subview(rhs, Kokkos::make_pair(ordinal_t(0), n_owned));
     const auto res = parallel::distributed_conjugate_gradient(
-        exec, comm, halo, owned, C * ordinal_t(part.nodes.size()), owned_values, b, x,
+        exec, comm, halo, sums_via == Transport::nccl ? &*nccl : nullptr, owned, local_cols, owned_values, b, x,
         CgOptions{settings.tolerance, settings.max_iterations});
     mine.cg_s = res.cg.seconds, mine.halo_s = res.halo_s;
+    mine.halo_exchange_s = parallel::time_halo_exchange(exec, comm, halo, local_cols);
+    mine.sum_s = parallel::time_sum(exec, comm, sums_via == Transport::nccl ? &*nccl : nullptr, x);
     mine.bytes_sent = double(halo.bytes_sent()), mine.bytes_received = double(halo.bytes_received());
     mine.staged = halo.staged();
+    transport_name = halo.transport();
+    sums_name = name_of(sums_via);
     const std::vector<double> u = gather_vector(comm, part, C, to_host_vector(x), global_rows);
     if (root) {
       const std::optional<HostCsr<double>> K = full_matrix(got, false);
@@ -251,7 +272,9 @@ json distributed(const Exec& exec, const parallel::Comm& comm, const Model& glob
                      {"assembly_median_s", f.assembly_s},
                      {"dirichlet_s", f.dirichlet_s},
                      {"cg_s", f.cg_s},
-                     {"halo_s", f.halo_s},
+                     {"halo_s", f.halo_s >= 0 ? json(f.halo_s) : json()},
+                     {"halo_exchange_s", f.halo_exchange_s},
+                     {"sum_s", f.sum_s},
                      {"halo_bytes_sent", f.bytes_sent},
                      {"halo_bytes_received", f.bytes_received},
                      {"halo_host_staged", f.staged != 0}});
@@ -266,6 +289,15 @@ json distributed(const Exec& exec, const parallel::Comm& comm, const Model& glob
         {"nnz", max_over_mean(all, &RankFigures::nnz)},
         {"definition", "max over ranks / mean over ranks"}}},
       {"halo_bytes_per_iteration", sent},
+      {"halo_transport", transport_name},
+      {"sums_transport", sums_name},
+      {"sum_s", std::max_element(all.begin(), all.end(), [](const RankFigures& a, const RankFigures& b) {
+                  return a.sum_s < b.sum_s;
+                })->sum_s},
+      {"halo_exchange_s",
+       std::max_element(all.begin(), all.end(), [](const RankFigures& a, const RankFigures& b) {
+         return a.halo_exchange_s < b.halo_exchange_s;
+       })->halo_exchange_s},
       {"redundant_elements",
        double(std::accumulate(all.begin(), all.end(), std::int64_t(0),
                               [](std::int64_t s, const RankFigures& f) { return s + f.held_elements; })) /
@@ -319,6 +351,14 @@ json distributed_point(const Model& model, const Settings& settings, const Point
 namespace kfem::pipeline {
 void check_distributed(const PointRequest& req) {
   if (req.acoo) throw InputError("race acoo is not distributed: under mpirun use colored, atomic or scatter");
+  with_backend(req.backend, [&](auto exec) {
+    try {
+      parallel::resolve_transport<decltype(exec)>(req.halo, "parallel.halo");
+      parallel::resolve_transport<decltype(exec)>(req.sums, "parallel.sums");
+    } catch (const std::runtime_error& e) {
+      throw InputError(e.what());
+    }
+  });
   if (req.op != SolveOperator::csr)
     throw InputError("solver.operator " + name_of(req.op) + " is not distributed: under mpirun use csr");
   bool lower = false;

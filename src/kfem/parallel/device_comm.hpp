@@ -1,0 +1,51 @@
+// Messages between GPUs that stay on the GPUs: an NCCL communicator over the ranks of a Comm, its
+// operations enqueued on the caller's CUDA stream (stream-ordered: no host synchronisation). Built
+// where CMake finds NCCL in a CUDA + MPI build (KFEM_HAVE_NCCL in device_comm.cpp only, the one file
+// that includes nccl.h); elsewhere `available()` is false and nothing can be made. Open MPI stays
+// the launcher: the NCCL unique id travels by Comm::broadcast_bytes.
+#pragma once
+#include <Kokkos_Core.hpp>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "kfem/parallel/comm.hpp"
+
+namespace kfem::parallel {
+// The execution space instance's native stream (a cudaStream_t), null for host spaces.
+template <class Exec>
+void* native_stream([[maybe_unused]] const Exec& exec) {
+#ifdef KOKKOS_ENABLE_CUDA
+  if constexpr (std::is_same_v<Exec, Kokkos::Cuda>) return exec.cuda_stream();
+#endif
+  return nullptr;
+}
+
+class DeviceComm {
+ public:
+  // Whether this build has NCCL, and its version ("2.21.5"; "" without).
+  static bool available();
+  static std::string version();
+  // Collective over `comm`: every rank calls it with its current CUDA device set (Kokkos' device).
+  // Throws std::runtime_error with NCCL's reason where NCCL cannot start.
+  explicit DeviceComm(const Comm& comm);
+  ~DeviceComm();
+  DeviceComm(const DeviceComm&) = delete;
+  DeviceComm& operator=(const DeviceComm&) = delete;
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  // One group of point-to-point messages (device pointers, sizes in bytes), enqueued on `stream`:
+  // complete when the stream reaches them.
+  void exchange(const std::vector<Comm::Message>& sends, const std::vector<Comm::Message>& receives,
+                void* stream) const;
+  // all[q] = rank q's `bytes` at `mine`, on every rank (device pointers; all holds size() * bytes).
+  void allgather(const void* mine, void* all, std::size_t bytes, void* stream) const;
+
+ private:
+  int rank_ = 0, size_ = 1;
+  std::shared_ptr<void> comm_;  // ncclComm_t, destroyed with this object
+};
+}  // namespace kfem::parallel

@@ -27,7 +27,7 @@ inline const char* name_of(Transport t) {
 // where it cannot run.
 template <class Exec>
 Transport resolve_transport(Transport asked, const std::string& key) {
-  const bool gpu = native_stream(Exec()) != nullptr;
+  const bool gpu = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
   if (asked == Transport::nccl && !(gpu && DeviceComm::available()))
     throw std::runtime_error(key + " nccl: " +
                              (DeviceComm::available() ? "needs a CUDA backend (--backend cuda)"

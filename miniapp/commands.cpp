@@ -18,6 +18,7 @@
 #include "kfem/mesh/gmsh.hpp"
 #include "kfem/parallel/abort.hpp"
 #include "kfem/parallel/comm.hpp"
+#include "kfem/parallel/device_comm.hpp"
 #include "kfem/pipeline/memory.hpp"
 #include "kfem/pipeline/point.hpp"
 #include "kfem/report/context.hpp"

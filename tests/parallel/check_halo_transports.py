@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""CG's two halo transports, equal to the last bit (issue 47; needs a GPU per rank and NCCL).
+"""CG's halo and sums through NCCL against MPI, equal to the last bit (issue 47; a GPU per rank, NCCL).
 
   check_halo_transports.py KFEM MPIEXEC RANKS WORKDIR [kfem run arguments...]
 
-Runs `MPIEXEC -np RANKS KFEM run ARGS --halo mpi` and the same with `--halo nccl`, and checks: both
-exit 0; their reports name the transports asked for; CG took the same number of iterations to the
-same relative residual, bit for bit; the exported solutions (shortest round-trip decimals, so equal
-text is equal bits) are identical. The sums of CG add the ranks' parts in rank order on either
-transport, so any difference is a halo entry that did not arrive as sent. Standard library only.
+Runs `MPIEXEC -np RANKS KFEM run ARGS --halo H --sums S` for (H, S) = (mpi, mpi), (nccl, mpi),
+(mpi, nccl), (nccl, nccl) and checks: every run exits 0; its report names the transports asked for;
+CG took the same number of iterations to the same relative residual as (mpi, mpi), bit for bit; the
+exported solutions (shortest round-trip decimals: equal text is equal bits) are identical. The sums add
+the ranks' parts in rank order on either transport, so a difference in the (nccl, mpi) run is a halo
+entry that did not arrive as sent (or arrived late), one in (mpi, nccl) a sum. Standard library only.
 """
 import json
 import os
@@ -22,34 +23,37 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     runs = {}
-    for halo in ("mpi", "nccl"):
-        vtu, rep, log = (f"{work}/{halo}.{ext}" for ext in ("vtu", "json", "log"))
+    for halo, sums in (("mpi", "mpi"), ("nccl", "mpi"), ("mpi", "nccl"), ("nccl", "nccl")):
+        tag = f"halo-{halo}-sums-{sums}"
+        vtu, rep, log = (f"{work}/{tag}.{ext}" for ext in ("vtu", "json", "log"))
         cmd = [mpiexec, "--allow-run-as-root", "-np", ranks, "-x", "NCCL_NVLS_ENABLE=0", kfem, "run", *args,
-               "--halo", halo, "--export-solution", vtu, "--report", rep]
+               "--halo", halo, "--sums", sums, "--export-solution", vtu, "--report", rep]
         with open(log, "w") as out:
             rc = subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT).returncode
         if rc != 0:
             sys.exit(f"exit {rc}: {' '.join(cmd)}\n{open(log).read()}")
         point = json.load(open(rep))["point"]
-        runs[halo] = (point, open(vtu, "rb").read())
+        runs[(halo, sums)] = (point, open(vtu, "rb").read())
 
-    (pm, vm), (pn, vn) = runs["mpi"], runs["nccl"]
+    ref, ref_vtu = runs[("mpi", "mpi")]
     failures = []
-    via = {h: runs[h][0]["distributed"]["halo_transport"] for h in runs}
-    if not via["mpi"].startswith("mpi") or via["nccl"] != "nccl":
-        failures.append(f"transports: asked mpi and nccl, reports say {via}")
-    for key in ("cg_iterations", "cg_relative_residual"):
-        a, b = pm["solve"][key], pn["solve"][key]
-        if a != b:
-            failures.append(f"CG {key}: mpi {a!r}, nccl {b!r}")
-    if vm != vn:
-        failures.append("solutions differ (exported .vtu files are not identical)")
-    print(f"{ranks} ranks, {' '.join(args)}: halo mpi ({via['mpi']}) and nccl: CG {pm['solve']['cg_iterations']} "
-          f"iterations, relative residual {pm['solve']['cg_relative_residual']!r}; one exchange "
-          f"{pm['distributed']['halo_exchange_s'] * 1e6:.1f} us (mpi) vs {pn['distributed']['halo_exchange_s'] * 1e6:.1f} us (nccl)")
+    for (halo, sums), (p, vtu) in runs.items():
+        d = p["distributed"]
+        if not d["halo_transport"].startswith(halo) or d["sums_transport"] != sums:
+            failures.append(f"asked halo {halo}, sums {sums}; the report says {d['halo_transport']}, "
+                            f"{d['sums_transport']}")
+        for key in ("cg_iterations", "cg_relative_residual"):
+            if p["solve"][key] != ref["solve"][key]:
+                failures.append(f"halo {halo}, sums {sums}: {key} {p['solve'][key]!r}, "
+                                f"with MPI for both {ref['solve'][key]!r}")
+        if vtu != ref_vtu:
+            failures.append(f"halo {halo}, sums {sums}: the solution differs from MPI's")
+        print(f"halo {halo:4} sums {sums:4}: CG {p['solve']['cg_iterations']} iterations, relative residual "
+              f"{p['solve']['cg_relative_residual']!r}, {p['solve']['cg_s_per_iteration'] * 1e6:.1f} us per "
+              f"iteration; alone one exchange {d['halo_exchange_s'] * 1e6:.1f} us, one sum {d['sum_s'] * 1e6:.1f} us")
     if failures:
         sys.exit("FAILED: " + "; ".join(failures))
-    print("PASSED: solutions and CG histories equal bit for bit")
+    print(f"PASSED: {ranks} ranks, {' '.join(args)}: four solutions and CG histories equal bit for bit")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 #include "device_comm.hpp"
 
+#include <memory>
 #include <stdexcept>
 
 #if KFEM_HAVE_NCCL
@@ -13,11 +14,33 @@ namespace {
 void check(ncclResult_t rc, const char* what) {
   if (rc != ncclSuccess) throw std::runtime_error(std::string("NCCL ") + what + ": " + ncclGetErrorString(rc));
 }
-ncclComm_t of(const std::shared_ptr<void>& c) {
-  return static_cast<ncclComm_t>(c.get());
+void check(cudaError_t rc, const char* what) {
+  if (rc != cudaSuccess) throw std::runtime_error(std::string("CUDA ") + what + ": " + cudaGetErrorString(rc));
 }
-cudaStream_t stream_of(void* s) {
-  return static_cast<cudaStream_t>(s);
+struct State {
+  ncclComm_t comm = nullptr;
+  cudaStream_t stream = nullptr;          // NCCL's work, non-blocking
+  cudaEvent_t ready = nullptr, done = nullptr;  // caller's stream -> ours -> caller's
+  ~State() {
+    if (comm) ncclCommDestroy(comm);
+    if (done) cudaEventDestroy(done);
+    if (ready) cudaEventDestroy(ready);
+    if (stream) cudaStreamDestroy(stream);
+  }
+};
+State& of(const std::shared_ptr<void>& s) {
+  return *static_cast<State*>(s.get());
+}
+// Runs `ops` on the communicator's stream after everything enqueued on `caller` so far, and makes
+// `caller`'s later work wait for them.
+template <class Ops>
+void ordered(State& st, void* caller, Ops&& ops) {
+  const auto user = static_cast<cudaStream_t>(caller);
+  check(cudaEventRecord(st.ready, user), "cudaEventRecord");
+  check(cudaStreamWaitEvent(st.stream, st.ready, 0), "cudaStreamWaitEvent");
+  ops(st.stream);
+  check(cudaEventRecord(st.done, st.stream), "cudaEventRecord");
+  check(cudaStreamWaitEvent(user, st.done, 0), "cudaStreamWaitEvent");
 }
 }  // namespace
 
@@ -35,25 +58,32 @@ DeviceComm::DeviceComm(const Comm& comm) : rank_(comm.rank()), size_(comm.size()
   ncclUniqueId id{};
   if (rank_ == 0) check(ncclGetUniqueId(&id), "ncclGetUniqueId");
   comm.broadcast_bytes(&id, sizeof(id), 0);
-  ncclComm_t c = nullptr;
-  check(ncclCommInitRank(&c, size_, id, rank_), "ncclCommInitRank");
-  comm_ = std::shared_ptr<void>(c, [](void* p) { ncclCommDestroy(static_cast<ncclComm_t>(p)); });
+  auto st = std::make_shared<State>();
+  check(cudaStreamCreateWithFlags(&st->stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+  check(cudaEventCreateWithFlags(&st->ready, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+  check(cudaEventCreateWithFlags(&st->done, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+  check(ncclCommInitRank(&st->comm, size_, id, rank_), "ncclCommInitRank");
+  state_ = st;
 }
 DeviceComm::~DeviceComm() = default;
 
 void DeviceComm::exchange(const std::vector<Comm::Message>& sends, const std::vector<Comm::Message>& receives,
                           void* stream) const {
   if (sends.empty() && receives.empty()) return;
-  check(ncclGroupStart(), "ncclGroupStart");
-  for (const Comm::Message& m : receives)
-    check(ncclRecv(m.data, m.bytes, ncclUint8, m.peer, of(comm_), stream_of(stream)), "ncclRecv");
-  for (const Comm::Message& m : sends)
-    check(ncclSend(m.data, m.bytes, ncclUint8, m.peer, of(comm_), stream_of(stream)), "ncclSend");
-  check(ncclGroupEnd(), "ncclGroupEnd");
+  State& st = of(state_);
+  ordered(st, stream, [&](cudaStream_t s) {
+    check(ncclGroupStart(), "ncclGroupStart");
+    for (const Comm::Message& m : receives) check(ncclRecv(m.data, m.bytes, ncclUint8, m.peer, st.comm, s), "ncclRecv");
+    for (const Comm::Message& m : sends) check(ncclSend(m.data, m.bytes, ncclUint8, m.peer, st.comm, s), "ncclSend");
+    check(ncclGroupEnd(), "ncclGroupEnd");
+  });
 }
 
 void DeviceComm::allgather(const void* mine, void* all, std::size_t bytes, void* stream) const {
-  check(ncclAllGather(mine, all, bytes, ncclUint8, of(comm_), stream_of(stream)), "ncclAllGather");
+  State& st = of(state_);
+  ordered(st, stream, [&](cudaStream_t s) {
+    check(ncclAllGather(mine, all, bytes, ncclUint8, st.comm, s), "ncclAllGather");
+  });
 }
 
 #else  // no NCCL in this build: nothing can be made

@@ -1,5 +1,8 @@
-// Messages between GPUs that stay on the GPUs: an NCCL communicator over the ranks of a Comm, its
-// operations enqueued on the caller's CUDA stream (stream-ordered: no host synchronisation). Built
+// Messages between GPUs that stay on the GPUs: an NCCL communicator over the ranks of a Comm. Its
+// operations are ordered after the caller's stream and before what the caller enqueues next, without
+// a host synchronisation: they run on the communicator's own non-blocking stream between two events
+// (the caller's stream may be the legacy default stream, where Kokkos 3.4's default Cuda instance
+// runs and where NCCL work does not order as plainly). Built
 // where CMake finds NCCL in a CUDA + MPI build (KFEM_HAVE_NCCL in device_comm.cpp only, the one file
 // that includes nccl.h); elsewhere `available()` is false and nothing can be made. Open MPI stays
 // the launcher: the NCCL unique id travels by Comm::broadcast_bytes.
@@ -46,6 +49,6 @@ class DeviceComm {
 
  private:
   int rank_ = 0, size_ = 1;
-  std::shared_ptr<void> comm_;  // ncclComm_t, destroyed with this object
+  std::shared_ptr<void> state_;  // the NCCL communicator, its stream and events (device_comm.cpp)
 };
 }  // namespace kfem::parallel

@@ -15,14 +15,9 @@
 #include "kfem/parallel/comm.hpp"
 #include "kfem/parallel/device_comm.hpp"
 #include "kfem/parallel/distribute.hpp"
+#include "kfem/parallel/transport.hpp"
 
 namespace kfem::parallel {
-// How CG's halo (parallel.halo) or its sums (parallel.sums) travel: automatic = NCCL where it is
-// built in and the vectors live on a GPU, else MPI.
-enum class Transport { automatic, mpi, nccl };
-inline const char* name_of(Transport t) {
-  return t == Transport::nccl ? "nccl" : t == Transport::mpi ? "mpi" : "auto";
-}
 // The transport a run on Exec uses for `asked` (the deck key `key`); std::runtime_error for nccl
 // where it cannot run.
 template <class Exec>

@@ -14,8 +14,8 @@
 
 #include "kfem/assembly/strategies.hpp"
 #include "kfem/parallel/comm.hpp"
-#include "kfem/parallel/halo.hpp"
 #include "kfem/parallel/partition.hpp"
+#include "kfem/parallel/transport.hpp"
 #include "kfem/pipeline/model.hpp"
 
 namespace kfem::pipeline {

@@ -223,6 +223,7 @@ json distributed(const Exec& exec, const parallel::Comm& comm, const Model& glob
         req.sums == Transport::automatic ? halo_via : parallel::resolve_transport<Exec>(req.sums, "parallel.sums");
     std::optional<parallel::DeviceComm> nccl;
     if (halo_via == Transport::nccl || sums_via == Transport::nccl) {
+      comm.barrier();  // not the wait for a rank still checking the matrix
       const auto t0 = clock::now();
       nccl.emplace(comm);
       out["setup"]["nccl_init_s"] = comm.max(since(t0));

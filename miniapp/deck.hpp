@@ -43,7 +43,7 @@ struct Deck : pipeline::Settings {
   // parallel.halo under mpirun: auto | mpi | nccl (auto: NCCL on GPUs where built in); a list is
   // swept by bench.scaling, the others take the first
   std::vector<std::string> halos{"auto"};
-  std::string sums = "auto";  // parallel.sums: CG's dot products: auto (as the halo) | mpi | nccl
+  std::string sums = "auto";  // parallel.sums: CG's dot products: auto (= mpi, measured faster) | mpi | nccl
   bool solve = true;
   // solver.operator: csr | ebe-v1 | ebe-v2 (names.hpp); `run` uses the first, bench sweeps them
   // when its points solve

@@ -62,7 +62,7 @@ struct PointRequest {
   const SharedPattern* share_pattern = nullptr;
   parallel::PartitionMethod partition = parallel::PartitionMethod::rcb;
   parallel::Transport halo = parallel::Transport::automatic;  // CG's halo exchange
-  parallel::Transport sums = parallel::Transport::automatic;  // CG's dot products; auto: as the halo
+  parallel::Transport sums = parallel::Transport::automatic;  // CG's dot products; auto: MPI (measured)
 };
 
 // Race acoo pushes through the generic kernels only: one-line InputError for another mapping.

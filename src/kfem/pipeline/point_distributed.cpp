@@ -219,8 +219,8 @@ json distributed(const Exec& exec, const parallel::Comm& comm, const Model& glob
     });
     using parallel::Transport;
     const Transport halo_via = parallel::resolve_transport<Exec>(req.halo, "parallel.halo");
-    // Sums: MPI unless asked. On two H200s an NCCL all-gather of 8 bytes took 31-38 us alone against
-    // MPI's 17-29 us, and CG per iteration 2.060 against 1.990 ms on mesh4 split in two.
+    // Sums: MPI unless asked. On two H200s one sum through NCCL took 30-38 us alone against MPI's
+    // 16-28 us, and CG per iteration 2.060 against 1.990 ms on mesh4 split in two.
     const Transport sums_via = req.sums == Transport::automatic
                                    ? Transport::mpi
                                    : parallel::resolve_transport<Exec>(req.sums, "parallel.sums");

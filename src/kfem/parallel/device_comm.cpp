@@ -56,6 +56,10 @@ std::string DeviceComm::version() {
 }
 
 DeviceComm::DeviceComm(const Comm& comm) : rank_(comm.rank()), size_(comm.size()) {
+  // Never NVLink multicast (NVLS): on shared NVSwitch hosts it can take GPUs out of service, and a
+  // halo of point-to-point messages and an 8-byte all-gather gain nothing from it. Set before NCCL
+  // reads its environment, whatever was exported.
+  setenv("NCCL_NVLS_ENABLE", "0", 1);
   ncclUniqueId id{};
   if (rank_ == 0) check(ncclGetUniqueId(&id), "ncclGetUniqueId");
   comm.broadcast_bytes(&id, sizeof(id), 0);

@@ -8,13 +8,15 @@ Runs `MPIEXEC -np RANKS KFEM run ARGS --halo H --sums S` for (H, S) = (mpi, mpi)
 CG took the same number of iterations to the same relative residual as (mpi, mpi), bit for bit; the
 exported solutions (shortest round-trip decimals: equal text is equal bits) are identical. The sums add
 the ranks' parts in rank order on either transport, so a difference in the (nccl, mpi) run is a halo
-entry that did not arrive as sent (or arrived late), one in (mpi, nccl) a sum. Standard library only.
+entry that did not arrive as sent (or arrived late), one in (mpi, nccl) a sum. Standard library only
+(and check_mpi_run.py beside it).
 """
 import json
 import os
 import shutil
-import subprocess
 import sys
+
+from check_mpi_run import run  # this folder's: one command, its output kept
 
 
 def main():
@@ -28,10 +30,7 @@ def main():
         vtu, rep, log = (f"{work}/{tag}.{ext}" for ext in ("vtu", "json", "log"))
         cmd = [mpiexec, "--allow-run-as-root", "-np", ranks, "-x", "NCCL_NVLS_ENABLE=0", kfem, "run", *args,
                "--halo", halo, "--sums", sums, "--export-solution", vtu, "--report", rep]
-        with open(log, "w") as out:
-            rc = subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT).returncode
-        if rc != 0:
-            sys.exit(f"exit {rc}: {' '.join(cmd)}\n{open(log).read()}")
+        run(cmd, log)  # exits with the command's output when it fails
         point = json.load(open(rep))["point"]
         runs[(halo, sums)] = (point, open(vtu, "rb").read())
 

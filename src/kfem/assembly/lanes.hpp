@@ -4,6 +4,8 @@
 #pragma once
 #include <Kokkos_Core.hpp>
 
+#include "kfem/core/exec_spaces.hpp"
+
 // A loop over the elements of a batch, one per SIMD lane (host fast paths), and the function that
 // holds it. `omp simd` makes the scalars of the loop's body vector registers; the function is kept
 // out of line, since g++ 12 ran the loop scalar once it was inlined into a larger kernel (hex8
@@ -92,7 +94,7 @@ KOKKOS_FORCEINLINE_FUNCTION constexpr bool native() {
 
 // Host backends run a team's lanes in turn; device backends run them as one warp.
 template <class Exec>
-inline constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
+inline constexpr bool on_host = kfem::on_host<Exec>;
 
 // Vector length to request for 32 logical lanes: a full warp on a GPU, 1 on host backends.
 template <class Exec>

@@ -36,6 +36,12 @@ KFEM_FOR_EACH_EXEC_SPACE(KFEM_ENABLE_SPACE)
 static_assert(enabled_space<Kokkos::DefaultExecutionSpace>,
               "KFEM_BACKENDS must keep Kokkos' default execution space ('--backend default')");
 
+// Whether Exec runs on the host: there a team is a thread that runs its lanes in turn (team shapes
+// take one member of one lane) and its vectors reach MPI without staging; on a GPU neither.
+template <class Exec>
+inline constexpr bool on_host =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
+
 // std::tuple<Space...> of the enabled spaces, in the order above (the typed tests' list).
 #define KFEM_SPACE_TUPLE(S) , std::declval<std::tuple<S>>()
 using EnabledSpaces =

@@ -7,7 +7,6 @@
 // bits, so the two transports' solves are equal to the last digit and can be checked for it.
 #pragma once
 #include <Kokkos_Core.hpp>
-#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <type_traits>
@@ -17,6 +16,8 @@
 #include "kfem/parallel/comm.hpp"
 #include "kfem/parallel/device_comm.hpp"
 #include "kfem/parallel/halo.hpp"
+#include "kfem/report/stats.hpp"
+#include "kfem/report/timing.hpp"
 #include "kfem/solve/cg.hpp"
 
 namespace kfem::parallel {
@@ -45,7 +46,10 @@ template <class Exec, class S>
 class DeviceSums {
  public:
   DeviceSums(const Exec& exec, const DeviceComm& device)
-      : exec_(exec), device_(&device), mine_("kfem::cg_partial"), all_("kfem::cg_partials", device.size()),
+      : exec_(exec),
+        device_(&device),
+        mine_("kfem::cg_partial"),
+        all_("kfem::cg_partials", device.size()),
         host_(Kokkos::create_mirror_view(all_)) {}
   template <class V, class W>
   double dot(const V& a, const W& b) const {
@@ -120,40 +124,25 @@ DistributedCgResult distributed_conjugate_gradient(
   return out;
 }
 
-// One halo exchange alone, fenced: the median of `repetitions` (each transport's cost per CG
-// iteration, for the NCCL path too, whose in-line exchanges are not timed).
+// One halo exchange alone, fenced, all ranks starting together: the median of `repetitions` (each
+// transport's cost per CG iteration, for the NCCL path too, whose in-line exchanges are not timed).
 template <class Exec, class S>
 double time_halo_exchange(const Exec& exec, const Comm& comm, const Halo<Exec, S>& halo, ordinal_t num_cols,
                           int repetitions = 21) {
   const Kokkos::View<S*, typename Exec::memory_space> v("kfem::halo_probe", num_cols);
-  std::vector<double> t;
-  for (int i = 0; i < repetitions; ++i) {
-    exec.fence();
-    comm.barrier();
-    const auto t0 = std::chrono::steady_clock::now();
-    halo(v);
-    exec.fence();
-    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  }
-  std::nth_element(t.begin(), t.begin() + t.size() / 2, t.end());
-  return t[t.size() / 2];
+  const auto together = [&] { exec.fence(), comm.barrier(); };
+  return summarize(time_repeated(exec, 0, repetitions, together, [&] { halo(v); })).median;
 }
 
-// One of CG's summed dot products alone (x . x, the value on the host): the median of `repetitions`.
+// One of CG's summed dot products alone (x . x, the value on the host), as time_halo_exchange.
 template <class Exec, class S>
 double time_sum(const Exec& exec, const Comm& comm, const DeviceComm* device,
                 const Kokkos::View<S*, typename Exec::memory_space>& x, int repetitions = 21) {
+  const auto together = [&] { exec.fence(), comm.barrier(); };
   const auto timed = [&](const auto& sums) {
-    std::vector<double> t;
-    for (int i = 0; i < repetitions; ++i) {
-      exec.fence();
-      comm.barrier();
-      const auto t0 = std::chrono::steady_clock::now();
-      [[maybe_unused]] volatile double v = sums.dot(x, x);
-      t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    }
-    std::nth_element(t.begin(), t.begin() + t.size() / 2, t.end());
-    return t[t.size() / 2];
+    return summarize(time_repeated(exec, 0, repetitions, together,
+                                   [&] { [[maybe_unused]] volatile double v = sums.dot(x, x); }))
+        .median;
   };
   return device ? timed(DeviceSums<Exec, S>(exec, *device)) : timed(HostSums{comm});
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "kfem/core/exec_spaces.hpp"
 #include "kfem/core/types.hpp"
 #include "kfem/parallel/comm.hpp"
 #include "kfem/parallel/device_comm.hpp"
@@ -22,11 +23,12 @@ namespace kfem::parallel {
 // where it cannot run.
 template <class Exec>
 Transport resolve_transport(Transport asked, const std::string& key) {
-  const bool gpu = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
+  const bool gpu = !on_host<Exec>;
   if (asked == Transport::nccl && !(gpu && DeviceComm::available()))
     throw std::runtime_error(key + " nccl: " +
-                             (DeviceComm::available() ? "needs a CUDA backend (--backend cuda)"
-                                                      : "this build has no NCCL (CUDA + MPI builds where CMake finds it)"));
+                             (DeviceComm::available()
+                                  ? "needs a CUDA backend (--backend cuda)"
+                                  : "this build has no NCCL (CUDA + MPI builds where CMake finds it)"));
   if (asked != Transport::automatic) return asked;
   return gpu && DeviceComm::available() ? Transport::nccl : Transport::mpi;
 }
@@ -68,7 +70,7 @@ class Halo {
         exec, send_dofs_,
         Kokkos::View<const ordinal_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(dofs.data(), dofs.size()));
     send_buf_ = Vec("kfem::halo_send", dofs.size());
-    staged_ = !device_ && !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible && !device_aware_mpi();
+    staged_ = !device_ && !on_host<Exec> && !device_aware_mpi();
     if (staged_) {
       host_send_ = Kokkos::View<S*, Kokkos::HostSpace>("kfem::halo_send_host", dofs.size());
       host_ghosts_ = Kokkos::View<S*, Kokkos::HostSpace>("kfem::halo_ghosts_host", ghosts_);
@@ -108,9 +110,7 @@ class Halo {
   bool staged() const { return staged_; }
   const DeviceComm* device() const { return device_; }
   // How the messages travel, as reports name it.
-  std::string transport() const {
-    return device_ ? "nccl" : staged_ ? "mpi host-staged" : "mpi";
-  }
+  std::string transport() const { return device_ ? "nccl" : staged_ ? "mpi host-staged" : "mpi"; }
 
  private:
   struct Range {

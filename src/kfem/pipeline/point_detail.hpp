@@ -148,7 +148,7 @@ std::unique_ptr<AssemblerBase<Exec, S>> prepare_graph_assembly(const Exec& exec,
   setup.update(s.times);
   bool specialised = false;
   dispatch_entry<MappingRegistry>(req.mapping, [&](auto e) { specialised = decltype(e)::specialised; });
-  if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible) {
+  if (!on_host<Exec>) {
     // The pattern is resident: what is still to come must fit in what is free now.
     const fe::HostReference& ref = model.reference;
     const MeshCounts counts{std::int64_t(model.mesh.num_elements()), model.dofs.num_nodes, model.components,

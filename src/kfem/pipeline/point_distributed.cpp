@@ -41,8 +41,8 @@ struct RankFigures {
   std::int64_t held_elements = 0, own_elements = 0, owned_dofs = 0, ghost_dofs = 0, nnz = 0, peers = 0;
   double graph_s = 0, element_data_s = 0, assembly_s = 0, dirichlet_s = 0, cg_s = 0, halo_s = 0;
   double bytes_sent = 0, bytes_received = 0;  // per halo exchange (one per CG iteration)
-  double halo_exchange_s = 0;                  // one exchange alone, fenced (median)
-  double sum_s = 0;                            // one of CG's summed dot products alone (median)
+  double halo_exchange_s = 0;                 // one exchange alone, fenced (median)
+  double sum_s = 0;                           // one of CG's summed dot products alone (median)
   int staged = 0;
 };
 
@@ -52,6 +52,13 @@ double max_over_mean(const std::vector<RankFigures>& all, T RankFigures::*field)
   double mx = 0, sum = 0;
   for (const auto& f : all) mx = std::max(mx, double(f.*field)), sum += double(f.*field);
   return sum > 0 ? mx / (sum / double(all.size())) : 1.0;
+}
+
+// The largest of one field over the ranks (the slowest rank's time).
+double max_over_ranks(const std::vector<RankFigures>& all, double RankFigures::*field) {
+  double mx = 0;
+  for (const auto& f : all) mx = std::max(mx, f.*field);
+  return mx;
 }
 
 // The global DOF of local DOF i.
@@ -236,8 +243,8 @@ json distributed(const Exec& exec, const parallel::Comm& comm, const Model& glob
     const Kokkos::View<S*, Mem> x("kfem::u", n_owned);
     const Kokkos::View<const S*, Mem> b = Kokkos::subview(rhs, Kokkos::make_pair(ordinal_t(0), n_owned));
     const auto res = parallel::distributed_conjugate_gradient(
-        exec, comm, halo, sums_via == Transport::nccl ? &*nccl : nullptr, owned, local_cols, owned_values, b, x,
-        CgOptions{settings.tolerance, settings.max_iterations});
+        exec, comm, halo, sums_via == Transport::nccl ? &*nccl : nullptr, owned, local_cols, owned_values, b,
+        x, CgOptions{settings.tolerance, settings.max_iterations});
     mine.cg_s = res.cg.seconds, mine.halo_s = res.halo_s;
     mine.halo_exchange_s = parallel::time_halo_exchange(exec, comm, halo, local_cols);
     mine.sum_s = parallel::time_sum(exec, comm, sums_via == Transport::nccl ? &*nccl : nullptr, x);
@@ -295,13 +302,8 @@ json distributed(const Exec& exec, const parallel::Comm& comm, const Model& glob
       {"halo_bytes_per_iteration", sent},
       {"halo_transport", transport_name},
       {"sums_transport", sums_name},
-      {"sum_s", std::max_element(all.begin(), all.end(), [](const RankFigures& a, const RankFigures& b) {
-                  return a.sum_s < b.sum_s;
-                })->sum_s},
-      {"halo_exchange_s",
-       std::max_element(all.begin(), all.end(), [](const RankFigures& a, const RankFigures& b) {
-         return a.halo_exchange_s < b.halo_exchange_s;
-       })->halo_exchange_s},
+      {"sum_s", max_over_ranks(all, &RankFigures::sum_s)},
+      {"halo_exchange_s", max_over_ranks(all, &RankFigures::halo_exchange_s)},
       {"redundant_elements",
        double(std::accumulate(all.begin(), all.end(), std::int64_t(0),
                               [](std::int64_t s, const RankFigures& f) { return s + f.held_elements; })) /

@@ -4,6 +4,7 @@
 #include <Kokkos_Core.hpp>
 #include <type_traits>
 
+#include "kfem/core/exec_spaces.hpp"
 #include "kfem/core/fill.hpp"
 #include "kfem/core/types.hpp"
 #include "kfem/sparsity/csr.hpp"
@@ -25,10 +26,6 @@ struct nondeduced {
 };
 template <class T>
 using nondeduced_t = typename nondeduced<T>::type;
-
-template <class Exec>
-inline constexpr bool on_host =
-    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
 
 struct RowTag {};
 struct TeamTag {};
@@ -94,7 +91,7 @@ void symmetric_spmv(const Exec& exec, const CsrGraph<typename Exec::memory_space
   if (n == 0) return;
   const Functor f{n, L.row_map, L.cols, values, x, y};
   if (kernel == SymSpmvKernel::automatic)
-    kernel = solve_detail::on_host<Exec> ? SymSpmvKernel::row : SymSpmvKernel::team;
+    kernel = on_host<Exec> ? SymSpmvKernel::row : SymSpmvKernel::team;
   if (kernel == SymSpmvKernel::row) {
     Kokkos::parallel_for("kfem::symmetric_spmv_row", Kokkos::RangePolicy<Exec, solve_detail::RowTag>(exec, 0, n), f);
     return;
@@ -102,9 +99,9 @@ void symmetric_spmv(const Exec& exec, const CsrGraph<typename Exec::memory_space
   // Lanes per row: the power of two (<= 32, a warp) nearest below the mean row length, ~41 for a
   // hex8 elasticity lower row; host backends run lanes in turn, so 1 there. 256 threads per team.
   int lanes = 1;
-  if (!solve_detail::on_host<Exec>)
+  if (!on_host<Exec>)
     while (lanes < 32 && 2 * lanes <= L.nnz() / n) lanes *= 2;
-  const int rows_per_team = solve_detail::on_host<Exec> ? 1 : 256 / lanes;
+  const int rows_per_team = on_host<Exec> ? 1 : 256 / lanes;
   Kokkos::parallel_for("kfem::symmetric_spmv_team",
                        Kokkos::TeamPolicy<Exec, solve_detail::TeamTag>(exec, (n + rows_per_team - 1) / rows_per_team,
                                                                        rows_per_team, lanes),

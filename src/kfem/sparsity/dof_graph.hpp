@@ -9,6 +9,7 @@
 #include <Kokkos_Core.hpp>
 #include <string>
 
+#include "kfem/core/exec_spaces.hpp"
 #include "kfem/core/scan.hpp"
 #include "kfem/sparsity/csr.hpp"
 
@@ -225,7 +226,7 @@ DofGraph<typename Exec::memory_space> build_dof_graph(const Exec& exec, const Co
 
   // One node per team member; on a GPU 32 lanes per member rank its candidates, on a host thread
   // one lane sorts them. Candidates live in team scratch, global scratch when a node has too many.
-  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
+  constexpr bool host = on_host<Exec>;
   if (lanes == 0) lanes = host ? 1 : 32;
   const std::size_t per_member = 2 * sizeof(ordinal_t) * std::size_t(most);
   int members = host ? 1 : 8;

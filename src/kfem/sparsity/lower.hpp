@@ -6,6 +6,7 @@
 #include <Kokkos_Core.hpp>
 #include <string>
 
+#include "kfem/core/exec_spaces.hpp"
 #include "kfem/core/scan.hpp"
 #include "kfem/sparsity/csr.hpp"
 
@@ -61,7 +62,7 @@ CsrGraph<typename Exec::memory_space> lower_triangle(const Exec& exec, const Csr
   Kokkos::View<ordinal_t*, Mem> lcols(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kfem::lower_cols")),
                                       nnz);
   // As the DOF graph's row writes: 8 rows of 32 lanes per team on a device, a row per host thread.
-  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
+  constexpr bool host = on_host<Exec>;
   const int members = host ? 1 : 8, lanes = host ? 1 : 32;
   if (n > 0)
     Kokkos::parallel_for("kfem::lower_copy", Team(exec, int((n + members - 1) / members), members, lanes),

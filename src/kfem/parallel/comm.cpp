@@ -167,9 +167,9 @@ std::int64_t Comm::max(std::int64_t v) const {
   return size_ > 1 ? allreduce(v, MPI_INT64_T, MPI_MAX, mpi(*this)) : v;
 }
 
-std::vector<double> Comm::allgather(double v) const {
-  std::vector<double> all(std::size_t(size_), v);
-  if (size_ > 1) check(MPI_Allgather(&v, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, mpi(*this)), "MPI_Allgather");
+std::vector<double> Comm::allgather(const double* mine, int count) const {
+  std::vector<double> all(std::size_t(size_) * std::size_t(count));
+  check(MPI_Allgather(mine, count, MPI_DOUBLE, all.data(), count, MPI_DOUBLE, mpi(*this)), "MPI_Allgather");
   return all;
 }
 
@@ -278,8 +278,8 @@ std::int64_t Comm::sum(std::int64_t v) const {
 std::int64_t Comm::max(std::int64_t v) const {
   return v;
 }
-std::vector<double> Comm::allgather(double v) const {
-  return {v};
+std::vector<double> Comm::allgather(const double* mine, int count) const {
+  return {mine, mine + count};
 }
 std::vector<std::vector<char>> Comm::gather_bytes(const void* data, std::size_t bytes, int) const {
   const auto* p = static_cast<const char*>(data);

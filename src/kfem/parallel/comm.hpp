@@ -53,8 +53,8 @@ class Comm {
   double max(double v) const;
   std::int64_t sum(std::int64_t v) const;
   std::int64_t max(std::int64_t v) const;
-  // Every rank's v, in rank order, on every rank.
-  std::vector<double> allgather(double v) const;
+  // Every rank's `count` values, rank after rank, on every rank.
+  std::vector<double> allgather(const double* mine, int count) const;
   // Every rank's bytes at root (an empty list elsewhere).
   std::vector<std::vector<char>> gather_bytes(const void* data, std::size_t bytes, int root) const;
   void broadcast_bytes(void* data, std::size_t bytes, int root) const;

@@ -7,10 +7,9 @@
 // bits, so the two transports' solves are equal to the last digit and can be checked for it.
 #pragma once
 #include <Kokkos_Core.hpp>
+#include <array>
 #include <chrono>
 #include <cmath>
-#include <type_traits>
-#include <utility>
 #include <vector>
 
 #include "kfem/parallel/comm.hpp"
@@ -21,60 +20,53 @@
 #include "kfem/solve/cg.hpp"
 
 namespace kfem::parallel {
-inline double sum_in_rank_order(const std::vector<double>& parts) {
-  double s = 0;
-  for (const double v : parts) s += v;
+// all: every rank's K values, rank after rank; the K sums, each added in rank order.
+template <int K>
+std::array<double, K> sum_in_rank_order(const double* all, int ranks) {
+  std::array<double, K> s{};
+  for (int q = 0; q < ranks; ++q)
+    for (int k = 0; k < K; ++k) s[k] += all[q * K + k];
   return s;
 }
 
-// Each rank's partial dot on the host, gathered through MPI.
+// Each rank's partials copied to the host, gathered through MPI.
 struct HostSums {
   Comm comm;
-  template <class V, class W>
-  double dot(const V& a, const W& b) const {
-    return sum_in_rank_order(comm.allgather(double(KokkosBlas::dot(a, b))));
-  }
-  template <class V>
-  double nrm2(const V& a) const {
-    return std::sqrt(dot(a, a));
+  template <int K, class Mem>
+  std::array<double, K> total(const cg_detail::PartialsView<K, Mem>& mine) const {
+    cg_detail::Partials<K> h;
+    Kokkos::deep_copy(h, mine);
+    return sum_in_rank_order<K>(comm.allgather(h.v, K).data(), comm.size());
   }
 };
 
-// Each rank's partial dot left on its GPU and gathered there through NCCL; one copy of the
-// size() partials to the host, which adds them as HostSums does.
-template <class Exec, class S>
+// Each rank's partials gathered GPU to GPU through NCCL; one copy of all ranks' partials to the
+// host, which adds them as HostSums does.
+template <class Exec>
 class DeviceSums {
  public:
+  static constexpr int max_partials = 2;  // CG's largest group: r.r and r.z
   DeviceSums(const Exec& exec, const DeviceComm& device)
       : exec_(exec),
         device_(&device),
-        mine_("kfem::cg_partial"),
-        all_("kfem::cg_partials", device.size()),
+        all_("kfem::cg_partials", std::size_t(device.size()) * max_partials),
         host_(Kokkos::create_mirror_view(all_)) {}
-  template <class V, class W>
-  double dot(const V& a, const W& b) const {
-    KokkosBlas::dot(mine_, a, b);  // Exec's default instance, as the other CG kernels
-    device_->allgather(mine_.data(), all_.data(), sizeof(Dot), native_stream(exec_));
-    Kokkos::deep_copy(exec_, host_, all_);
+  template <int K>
+  std::array<double, K> total(const cg_detail::PartialsView<K, typename Exec::memory_space>& mine) const {
+    static_assert(K <= max_partials);
+    const std::size_t count = std::size_t(device_->size()) * K;
+    device_->allgather(mine.data(), all_.data(), sizeof(cg_detail::Partials<K>), native_stream(exec_));
+    const auto range = Kokkos::make_pair(std::size_t(0), count);
+    Kokkos::deep_copy(exec_, Kokkos::subview(host_, range), Kokkos::subview(all_, range));
     exec_.fence();
-    std::vector<double> parts(host_.extent(0));
-    for (std::size_t q = 0; q < parts.size(); ++q) parts[q] = double(host_(q));
-    return sum_in_rank_order(parts);
-  }
-  template <class V>
-  double nrm2(const V& a) const {
-    return std::sqrt(dot(a, a));
+    return sum_in_rank_order<K>(host_.data(), device_->size());
   }
 
  private:
-  using Mem = typename Exec::memory_space;
-  using In = Kokkos::View<const S*, Mem>;
-  using Dot = std::decay_t<decltype(KokkosBlas::dot(std::declval<In>(), std::declval<In>()))>;
   Exec exec_;
   const DeviceComm* device_;
-  Kokkos::View<Dot, Mem> mine_;
-  Kokkos::View<Dot*, Mem> all_;
-  typename Kokkos::View<Dot*, Mem>::HostMirror host_;
+  Kokkos::View<double*, typename Exec::memory_space> all_;
+  typename Kokkos::View<double*, typename Exec::memory_space>::HostMirror host_;
 };
 
 struct DistributedCgResult {
@@ -104,12 +96,13 @@ DistributedCgResult distributed_conjugate_gradient(
   cg_detail::inverse_diagonal(exec, A, values, inv_diag);
   const Matrix mat("kfem::owned_rows", num_cols, values,
                    typename Matrix::StaticCrsGraphType(A.cols, A.row_map));
-  const Vec p_ext("kfem::cg_p_local", num_cols);  // owned entries, then ghosts
-  const auto owned = Kokkos::make_pair(std::size_t(0), std::size_t(n));
+  // CG's direction is the owned part of the halo vector (owned entries, then ghosts): the exchange
+  // fills the ghosts in place, with no copy of p.
+  const Vec p_ext("kfem::cg_p_local", num_cols);
+  const Vec p_owned(p_ext, Kokkos::make_pair(std::size_t(0), std::size_t(n)));
   DistributedCgResult out;
   out.halo_s = halo.device() ? -1.0 : 0.0;
-  const auto apply = [&](const Vec& p, const Vec& Ap) {
-    Kokkos::deep_copy(Kokkos::subview(p_ext, owned), p);
+  const auto apply = [&](const Vec&, const Vec& Ap) {  // p is p_owned
     const auto h0 = std::chrono::steady_clock::now();
     halo(p_ext);
     if (!halo.device())
@@ -117,9 +110,10 @@ DistributedCgResult distributed_conjugate_gradient(
     KokkosSparse::spmv("N", S(1), mat, p_ext, S(0), Ap);
   };
   const auto solve = [&](const auto& sums) {
-    return cg_detail::iterate(exec, apply, inv_diag, Kokkos::View<const S*, Device>(b), Vec(x), opts, sums);
+    return cg_detail::iterate(exec, apply, inv_diag, Kokkos::View<const S*, Device>(b), Vec(x), opts, sums,
+                              p_owned);
   };
-  out.cg = sums_device ? solve(DeviceSums<Exec, S>(exec, *sums_device)) : solve(HostSums{comm});
+  out.cg = sums_device ? solve(DeviceSums<Exec>(exec, *sums_device)) : solve(HostSums{comm});
   out.cg.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }
@@ -138,12 +132,17 @@ double time_halo_exchange(const Exec& exec, const Comm& comm, const Halo<Exec, S
 template <class Exec, class S>
 double time_sum(const Exec& exec, const Comm& comm, const DeviceComm* device,
                 const Kokkos::View<S*, typename Exec::memory_space>& x, int repetitions = 21) {
+  using Mem = typename Exec::memory_space;
+  const cg_detail::PartialsView<1, Mem> mine("kfem::sum_probe");
+  const Kokkos::View<S*, Kokkos::Device<Exec, Mem>> xd = x;  // the dot on Exec, as in CG
   const auto together = [&] { exec.fence(), comm.barrier(); };
   const auto timed = [&](const auto& sums) {
-    return summarize(time_repeated(exec, 0, repetitions, together,
-                                   [&] { [[maybe_unused]] volatile double v = sums.dot(x, x); }))
-        .median;
+    const auto one = [&] {
+      cg_detail::partial_dot<Exec>(xd, xd, mine);
+      [[maybe_unused]] volatile double v = sums.total(mine)[0];
+    };
+    return summarize(time_repeated(exec, 0, repetitions, together, one)).median;
   };
-  return device ? timed(DeviceSums<Exec, S>(exec, *device)) : timed(HostSums{comm});
+  return device ? timed(DeviceSums<Exec>(exec, *device)) : timed(HostSums{comm});
 }
 }  // namespace kfem::parallel

@@ -3,13 +3,12 @@
 // read-out of the cantilever solution.
 #pragma once
 #include <KokkosBlas1_axpby.hpp>
-#include <KokkosBlas1_dot.hpp>
-#include <KokkosBlas1_mult.hpp>
-#include <KokkosBlas1_nrm2.hpp>
 #include <KokkosSparse_CrsMatrix.hpp>
 #include <KokkosSparse_spmv.hpp>
 #include <Kokkos_Core.hpp>
+#include <array>
 #include <chrono>
+#include <cmath>
 #include <string>
 
 #include "kfem/core/exec_spaces.hpp"
@@ -62,55 +61,129 @@ void inverse_diagonal(const Exec& exec, const CsrGraph<typename Exec::memory_spa
                        InverseDiagonal<typename Exec::memory_space, S, Inv>{A.row_map, A.cols, values, inv});
 }
 
-// CG's global reductions on one rank: Kokkos Kernels' dot and nrm2 as they are. A distributed CG
-// (parallel/distributed_cg.hpp) sums the ranks' parts instead.
-struct LocalReductions {
-  template <class V, class W>
-  double dot(const V& a, const W& b) const {
-    return KokkosBlas::dot(a, b);
+// K partial sums of one rank, added by one reduction kernel and made global together, so that a
+// group of CG's scalars costs one wait on the device (and one message between ranks), not one each.
+template <int K>
+struct Partials {
+  double v[K];
+  KOKKOS_INLINE_FUNCTION Partials& operator+=(const Partials& o) {
+    for (int k = 0; k < K; ++k) v[k] += o.v[k];
+    return *this;
   }
-  template <class V>
-  double nrm2(const V& a) const {
-    return KokkosBlas::nrm2(a);
+  // Kokkos 3.4's Sum joins through volatile references (4.x through plain ones)
+  KOKKOS_INLINE_FUNCTION void operator+=(const volatile Partials& o) volatile {
+    for (int k = 0; k < K; ++k) v[k] += o.v[k];
+  }
+};
+}  // namespace cg_detail
+}  // namespace kfem
+
+template <int K>
+struct Kokkos::reduction_identity<kfem::cg_detail::Partials<K>> {
+  KOKKOS_FORCEINLINE_FUNCTION static kfem::cg_detail::Partials<K> sum() { return {}; }
+};
+
+namespace kfem {
+namespace cg_detail {
+template <int K, class Mem>
+using PartialsView = Kokkos::View<Partials<K>, Mem>;
+
+// The sums on one rank: the partials are the totals.
+struct LocalReductions {
+  template <int K, class Mem>
+  std::array<double, K> total(const PartialsView<K, Mem>& mine) const {
+    Partials<K> h;
+    Kokkos::deep_copy(h, mine);
+    std::array<double, K> out;
+    for (int k = 0; k < K; ++k) out[k] = h.v[k];
+    return out;
   }
 };
 
+// The vector work of one CG step in one pass: x += alpha p and r -= alpha Ap (when `advance`),
+// z = D^-1 r, and the partial sums r.r and r.z in double.
+template <class Vec, class ConstVec>
+struct AdvanceAndPrecondition {
+  Vec x, r, z;
+  ConstVec p, Ap, inv_diag;
+  typename Vec::non_const_value_type alpha;
+  bool advance;
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t i, Partials<2>& s) const {
+    auto ri = r(i);
+    if (advance) {
+      x(i) += alpha * p(i);
+      ri -= alpha * Ap(i);
+      r(i) = ri;
+    }
+    const auto zi = inv_diag(i) * ri;
+    z(i) = zi;
+    s.v[0] += double(ri) * double(ri);
+    s.v[1] += double(ri) * double(zi);
+  }
+};
+
+template <class ConstVec>
+struct PartialDot {
+  ConstVec a, b;
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t i, Partials<1>& s) const { s.v[0] += double(a(i)) * double(b(i)); }
+};
+
+// mine = this rank's a . b, left on the device (no wait), on Exec's default instance.
+template <class Exec, class V, class W, class Mem>
+void partial_dot(const V& a, const W& b, const PartialsView<1, Mem>& mine) {
+  using ConstVec = Kokkos::View<const typename V::non_const_value_type*, typename V::device_type>;
+  Kokkos::parallel_reduce("kfem::cg_dot", Kokkos::RangePolicy<Exec>(0, a.extent(0)),
+                          PartialDot<ConstVec>{a, b}, Kokkos::Sum<Partials<1>, Mem>(mine));
+}
+
 // The Jacobi-CG recurrence, written once for every operator: apply(p, Ap) sets Ap = A p on Exec's
-// default instance, where the Kokkos Kernels calls here run too; reduce.dot / reduce.nrm2 make the
-// scalars global.
+// default instance, where the kernels here and Kokkos Kernels' calls run too; reduce.total makes
+// the partial sums global. Two waits per iteration: p.Ap, and r.r with r.z (fused with the x, r
+// and z updates). p is the direction's storage (n entries, zeroed here), for an operator that wants
+// it inside a vector of its own (the distributed halo vector); given none, it is allocated.
 template <class Exec, class Vec, class ConstVec, class Apply, class Reduce = LocalReductions>
 CgResult iterate(const Exec& exec, const Apply& apply, const Vec& inv_diag, const ConstVec& b, const Vec& x,
-                 const CgOptions& opts, const Reduce& reduce = {}) {
+                 const CgOptions& opts, const Reduce& reduce = {}, Vec p = {}) {
   using S = typename Vec::non_const_value_type;
+  using Mem = typename Vec::memory_space;
+  using In = Kokkos::View<const S*, typename Vec::device_type>;
   const auto n = x.extent(0);
   const auto vec = [n](const std::string& label) {
     return Vec(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
   };
   const Vec r = vec("kfem::cg_r"), z = vec("kfem::cg_z"), Ap = vec("kfem::cg_Ap");
-  const Vec p("kfem::cg_p", n);  // zero, as the first update p = z + 0 p reads it
+  if (p.extent(0) != n) p = vec("kfem::cg_p");
+  Kokkos::deep_copy(exec, p, S(0));  // the first update p = z + 0 p reads it
   Kokkos::deep_copy(exec, x, S(0));
   Kokkos::deep_copy(exec, r, b);
   exec.fence();  // the calls below run on Exec's default instance, not necessarily on exec
 
+  const PartialsView<2, Mem> rr_rz("kfem::cg_rr_rz");
+  const PartialsView<1, Mem> pAp_part("kfem::cg_pAp");
+  const auto advance = [&](S alpha, bool step) {
+    Kokkos::parallel_reduce("kfem::cg_advance", Kokkos::RangePolicy<Exec>(0, n),
+                            AdvanceAndPrecondition<Vec, In>{x, r, z, p, Ap, inv_diag, alpha, step},
+                            Kokkos::Sum<Partials<2>, Mem>(rr_rz));
+    return reduce.total(rr_rz);
+  };
   CgResult res;
-  const double bnorm = reduce.nrm2(b);
-  double rnorm = bnorm, rz = 1;
+  auto sums = advance(S(0), false);  // r = b: z = D^-1 b, ||b||^2 and b.z
+  const double bnorm = std::sqrt(sums[0]);
+  double rnorm = bnorm, rz = sums[1], rz_before = 1;
   for (;;) {
     res.converged = rnorm <= opts.tolerance * bnorm;
     if (res.converged || res.iterations >= opts.max_iterations) break;
-    KokkosBlas::mult(S(0), z, S(1), inv_diag, r);  // z = D^-1 r
-    const double rz_next = reduce.dot(r, z);
-    KokkosBlas::axpby(S(1), z, S(res.iterations == 0 ? 0.0 : rz_next / rz), p);  // p = z + beta p
-    rz = rz_next;
+    KokkosBlas::axpby(S(1), z, S(res.iterations == 0 ? 0.0 : rz / rz_before), p);  // p = z + beta p
     apply(p, Ap);
-    const double pAp = reduce.dot(p, Ap);
+    partial_dot<Exec>(p, Ap, pAp_part);
+    const double pAp = reduce.total(pAp_part)[0];
     res.curvature = pAp;
     if (!(pAp > 0)) break;  // not SPD along p (or NaN): report failure rather than divide by it
-    const double alpha = rz / pAp;
-    KokkosBlas::axpby(S(alpha), p, S(1), x);
-    KokkosBlas::axpby(S(-alpha), Ap, S(1), r);
+    sums = advance(S(rz / pAp), true);
+    rz_before = rz;
+    rz = sums[1];
+    rnorm = std::sqrt(sums[0]);
     ++res.iterations;
-    rnorm = reduce.nrm2(r);
   }
   Exec().fence();
   exec.fence();

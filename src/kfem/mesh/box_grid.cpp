@@ -66,9 +66,11 @@ BoxGrid box_grid(const Mesh& mesh) {
           e = at_corner[mesh.elements[g.element[std::size_t(g.nx) * (j - 1 + std::size_t(g.ny) * k)]][3]];
         else if (k > 0)
           e = at_corner[mesh.elements[g.element[std::size_t(g.nx) * std::size_t(g.ny) * (k - 1)]][4]];
-        const std::string where =
-            "cell (" + std::to_string(i) + ", " + std::to_string(j) + ", " + std::to_string(k) + ")";
-        if (e < 0) throw fail(where + " has no element");
+        // said only on failure: a string per cell was most of this walk's time
+        const auto where = [&] {
+          return "cell (" + std::to_string(i) + ", " + std::to_string(j) + ", " + std::to_string(k) + ")";
+        };
+        if (e < 0) throw fail(where() + " has no element");
         if (seen[e]) throw fail("element " + std::to_string(e) + " sits at two cells");
         seen[e] = 1;
         g.element[i + std::size_t(g.nx) * (j + std::size_t(g.ny) * k)] = e;
@@ -77,7 +79,7 @@ BoxGrid box_grid(const Mesh& mesh) {
               g.node[point(i + hex8::corner(a, 0), j + hex8::corner(a, 1), k + hex8::corner(a, 2))];
           const ordinal_t id = mesh.elements[e][a];
           if (n >= 0 && n != id)
-            throw fail("element " + std::to_string(e) + " at " + where + " has node " + std::to_string(id) +
+            throw fail("element " + std::to_string(e) + " at " + where() + " has node " + std::to_string(id) +
                        " where its neighbours have node " + std::to_string(n));
           n = id;
         }

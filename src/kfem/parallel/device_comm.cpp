@@ -32,16 +32,17 @@ struct State {
 State& of(const std::shared_ptr<void>& s) {
   return *static_cast<State*>(s.get());
 }
-// Runs `ops` on the communicator's stream after everything enqueued on `caller` so far, and makes
-// `caller`'s later work wait for them.
+// Runs `ops` on the communicator's stream after everything enqueued on `caller` so far; joined(),
+// later, makes `caller`'s work from then on wait for them (and for anything after them there).
 template <class Ops>
-void ordered(State& st, void* caller, Ops&& ops) {
-  const auto user = static_cast<cudaStream_t>(caller);
-  check(cudaEventRecord(st.ready, user), "cudaEventRecord");
+void started(State& st, void* caller, Ops&& ops) {
+  check(cudaEventRecord(st.ready, static_cast<cudaStream_t>(caller)), "cudaEventRecord");
   check(cudaStreamWaitEvent(st.stream, st.ready, 0), "cudaStreamWaitEvent");
   ops(st.stream);
   check(cudaEventRecord(st.done, st.stream), "cudaEventRecord");
-  check(cudaStreamWaitEvent(user, st.done, 0), "cudaStreamWaitEvent");
+}
+void joined(State& st, void* caller) {
+  check(cudaStreamWaitEvent(static_cast<cudaStream_t>(caller), st.done, 0), "cudaStreamWaitEvent");
 }
 }  // namespace
 
@@ -82,9 +83,15 @@ DeviceComm::~DeviceComm() = default;
 
 void DeviceComm::exchange(const std::vector<Comm::Message>& sends, const std::vector<Comm::Message>& receives,
                           void* stream) const {
+  start_exchange(sends, receives, stream);
+  join(stream);
+}
+
+void DeviceComm::start_exchange(const std::vector<Comm::Message>& sends,
+                                const std::vector<Comm::Message>& receives, void* stream) const {
   if (sends.empty() && receives.empty()) return;
   State& st = of(state_);
-  ordered(st, stream, [&](cudaStream_t s) {
+  started(st, stream, [&](cudaStream_t s) {
     check(ncclGroupStart(), "ncclGroupStart");
     for (const Comm::Message& m : receives) check(ncclRecv(m.data, m.bytes, ncclUint8, m.peer, st.comm, s), "ncclRecv");
     for (const Comm::Message& m : sends) check(ncclSend(m.data, m.bytes, ncclUint8, m.peer, st.comm, s), "ncclSend");
@@ -92,11 +99,16 @@ void DeviceComm::exchange(const std::vector<Comm::Message>& sends, const std::ve
   });
 }
 
+void DeviceComm::join(void* stream) const {
+  joined(of(state_), stream);
+}
+
 void DeviceComm::allgather(const void* mine, void* all, std::size_t bytes, void* stream) const {
   State& st = of(state_);
-  ordered(st, stream, [&](cudaStream_t s) {
+  started(st, stream, [&](cudaStream_t s) {
     check(ncclAllGather(mine, all, bytes, ncclUint8, st.comm, s), "ncclAllGather");
   });
+  joined(st, stream);
 }
 
 #else  // no NCCL in this build: nothing can be made
@@ -112,6 +124,8 @@ DeviceComm::DeviceComm(const Comm&) {
 }
 DeviceComm::~DeviceComm() = default;
 void DeviceComm::exchange(const std::vector<Comm::Message>&, const std::vector<Comm::Message>&, void*) const {}
+void DeviceComm::start_exchange(const std::vector<Comm::Message>&, const std::vector<Comm::Message>&, void*) const {}
+void DeviceComm::join(void*) const {}
 void DeviceComm::allgather(const void*, void*, std::size_t, void*) const {}
 #endif
 }  // namespace kfem::parallel

@@ -44,6 +44,11 @@ class DeviceComm {
   // complete when the stream reaches them.
   void exchange(const std::vector<Comm::Message>& sends, const std::vector<Comm::Message>& receives,
                 void* stream) const;
+  // exchange in two halves: the messages start after what `stream` holds so far, but only work
+  // enqueued on `stream` after join(stream) waits for them; what comes between runs alongside.
+  void start_exchange(const std::vector<Comm::Message>& sends, const std::vector<Comm::Message>& receives,
+                      void* stream) const;
+  void join(void* stream) const;
   // all[q] = rank q's `bytes` at `mine`, on every rank (device pointers; all holds size() * bytes).
   void allgather(const void* mine, void* all, std::size_t bytes, void* stream) const;
 

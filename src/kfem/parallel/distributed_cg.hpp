@@ -12,6 +12,7 @@
 #include <cmath>
 #include <vector>
 
+#include "kfem/core/exec_spaces.hpp"
 #include "kfem/parallel/comm.hpp"
 #include "kfem/parallel/device_comm.hpp"
 #include "kfem/parallel/halo.hpp"
@@ -69,6 +70,62 @@ class DeviceSums {
   typename Kokkos::View<double*, typename Exec::memory_space>::HostMirror host_;
 };
 
+namespace dcg_detail {
+// y(r) += the ghost columns' share of row r, for the rows that have any: the product's second part,
+// after the halo (the first, Kokkos Kernels' spmv, read the ghost entries as 0).
+template <class Exec, class S>
+struct AddGhostColumns {
+  using Mem = typename Exec::memory_space;
+  using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
+  Kokkos::View<const ordinal_t*, Mem> rows;
+  Kokkos::View<const offset_t*, Mem> row_map;
+  Kokkos::View<const ordinal_t*, Mem> cols;
+  Kokkos::View<const S*, Mem> values, ghosts;
+  Kokkos::View<S*, Mem> y;
+  ordinal_t owned;  // columns >= owned are ghosts
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& t) const {
+    const ordinal_t r = rows(t.league_rank());
+    S sum = S(0);
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(t, row_map(r), row_map(r + 1)),
+        [&](offset_t k, S& s) {
+          const ordinal_t c = cols(k);
+          if (c >= owned) s += values(k) * ghosts(c - owned);
+        },
+        sum);
+    Kokkos::single(Kokkos::PerTeam(t), [&] { y(r) += sum; });
+  }
+};
+
+// The rows of A with a column >= owned, in order (on exec).
+template <class Exec>
+Kokkos::View<ordinal_t*, typename Exec::memory_space> rows_with_ghost_columns(
+    const Exec& exec, const CsrGraph<typename Exec::memory_space>& A, ordinal_t owned) {
+  const auto row_map = A.row_map;
+  const auto cols = A.cols;
+  const auto has_ghost = KOKKOS_LAMBDA(ordinal_t r) {
+    for (offset_t k = row_map(r); k < row_map(r + 1); ++k)
+      if (cols(k) >= owned) return true;
+    return false;
+  };
+  ordinal_t count = 0;
+  Kokkos::parallel_reduce(
+      "kfem::cg_count_ghost_rows", Kokkos::RangePolicy<Exec>(exec, 0, A.num_rows),
+      KOKKOS_LAMBDA(ordinal_t r, ordinal_t & n) { n += has_ghost(r) ? 1 : 0; }, count);
+  const Kokkos::View<ordinal_t*, typename Exec::memory_space> rows(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::cg_ghost_rows"), count);
+  Kokkos::parallel_scan(
+      "kfem::cg_list_ghost_rows", Kokkos::RangePolicy<Exec>(exec, 0, A.num_rows),
+      KOKKOS_LAMBDA(ordinal_t r, ordinal_t & at, bool final) {
+        if (!has_ghost(r)) return;
+        if (final) rows(at) = r;
+        ++at;
+      });
+  exec.fence();
+  return rows;
+}
+}  // namespace dcg_detail
+
 struct DistributedCgResult {
   CgResult cg;
   // of cg.seconds: the exchanges where they hold the host until done (MPI); a stream-ordered
@@ -96,18 +153,34 @@ DistributedCgResult distributed_conjugate_gradient(
   cg_detail::inverse_diagonal(exec, A, values, inv_diag);
   const Matrix mat("kfem::owned_rows", num_cols, values,
                    typename Matrix::StaticCrsGraphType(A.cols, A.row_map));
-  // CG's direction is the owned part of the halo vector (owned entries, then ghosts): the exchange
-  // fills the ghosts in place, with no copy of p.
+  // CG's direction is the owned part of p_ext (owned entries, then ghosts), whose ghost entries stay
+  // 0: the halo lands in `ghosts`. The product then comes in two parts, Kokkos Kernels' spmv over
+  // p_ext (the owned columns' share) and the ghost columns' share of the rows that have any, so
+  // through NCCL the first part runs while the ghosts travel. MPI holds the host: it goes first.
   const Vec p_ext("kfem::cg_p_local", num_cols);
   const Vec p_owned(p_ext, Kokkos::make_pair(std::size_t(0), std::size_t(n)));
+  const Vec ghosts("kfem::cg_ghosts", std::size_t(num_cols - n));
+  const auto ghost_rows = dcg_detail::rows_with_ghost_columns(exec, A, n);
+  const int lanes = on_host<Exec> ? 1 : 32;
   DistributedCgResult out;
   out.halo_s = halo.device() ? -1.0 : 0.0;
   const auto apply = [&](const Vec&, const Vec& Ap) {  // p is p_owned
-    const auto h0 = std::chrono::steady_clock::now();
-    halo(p_ext);
-    if (!halo.device())
+    const auto owned_part = [&] { KokkosSparse::spmv("N", S(1), mat, p_ext, S(0), Ap); };
+    if (halo.device()) {
+      halo.start(p_ext, ghosts);
+      owned_part();
+      halo.finish(ghosts);
+    } else {
+      const auto h0 = std::chrono::steady_clock::now();
+      halo.start(p_ext, ghosts);
+      halo.finish(ghosts);
       out.halo_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - h0).count();
-    KokkosSparse::spmv("N", S(1), mat, p_ext, S(0), Ap);
+      owned_part();
+    }
+    if (ghost_rows.extent(0) > 0)  // on Exec's default instance, after the spmv and the halo
+      Kokkos::parallel_for("kfem::cg_ghost_columns", Kokkos::TeamPolicy<Exec>(ghost_rows.extent(0), 1, lanes),
+                           dcg_detail::AddGhostColumns<Exec, S>{ghost_rows, A.row_map, A.cols, values, ghosts,
+                                                                Ap, n});
   };
   const auto solve = [&](const auto& sums) {
     return cg_detail::iterate(exec, apply, inv_diag, Kokkos::View<const S*, Device>(b), Vec(x), opts, sums,

@@ -81,29 +81,40 @@ class Halo {
   // tour: halo-exchange
   // x's ghost entries get their owners' values.
   void operator()(const Vec& x) const {
+    const Vec ghosts = ghost_block(x);
+    start(x, ghosts);
+    finish(ghosts);
+  }
+
+  // The exchange in two halves, the ghosts landing in `ghosts` (ghost_count() entries; x's own ghost
+  // block, or a vector of their own). Through NCCL, start enqueues the pack and the messages and
+  // returns; work on exec between start and finish runs while the messages move (it must not read
+  // `ghosts`); finish makes exec's later work wait for them. Through MPI, finish holds the host until
+  // the ghosts are in place.
+  void start(const Vec& x, const Vec& ghosts) const {
     if (send_dofs_.extent(0) > 0)
       Kokkos::parallel_for("kfem::halo_pack", Kokkos::RangePolicy<Exec>(exec_, 0, send_dofs_.extent(0)),
                            halo_detail::Pack<Mem, S>{send_dofs_, x, send_buf_});
-    S* send = send_buf_.data();
-    S* ghosts = x.data() + ghost_begin_;
-    if (device_) {  // stream-ordered after the pack; the caller's next kernel sees the ghosts
-      device_->exchange(messages(send_, send), messages(recv_, ghosts), native_stream(exec_));
-      return;
-    }
-    if (staged_) {
+    if (device_)
+      device_->start_exchange(messages(send_, send_buf_.data()), messages(recv_, ghosts.data()),
+                              native_stream(exec_));
+    else if (staged_)
       Kokkos::deep_copy(exec_, host_send_, send_buf_);
-      send = host_send_.data(), ghosts = host_ghosts_.data();
-    }
+  }
+  void finish(const Vec& ghosts) const {
+    if (device_) return device_->join(native_stream(exec_));
     exec_.fence();
-    comm_.exchange(messages(send_, send), messages(recv_, ghosts));
+    comm_.exchange(messages(send_, staged_ ? host_send_.data() : send_buf_.data()),
+                   messages(recv_, staged_ ? host_ghosts_.data() : ghosts.data()));
     if (staged_) {
-      Kokkos::deep_copy(exec_, Kokkos::subview(x, Kokkos::make_pair(ghost_begin_, ghost_begin_ + ghosts_)),
-                        host_ghosts_);
+      Kokkos::deep_copy(exec_, ghosts, host_ghosts_);
       exec_.fence();
     }
   }
   // tour: end halo-exchange
 
+  Vec ghost_block(const Vec& x) const { return Vec(x, Kokkos::make_pair(ghost_begin_, ghost_begin_ + ghosts_)); }
+  std::size_t ghost_count() const { return ghosts_; }
   std::size_t bytes_sent() const { return send_dofs_.extent(0) * sizeof(S); }
   std::size_t bytes_received() const { return ghosts_ * sizeof(S); }
   std::size_t peers() const { return std::max(send_.size(), recv_.size()); }

@@ -9,6 +9,7 @@
 #include "kfem/assembly/mapping/hex8_box_owner.hpp"
 #include "kfem/fe/hex8.hpp"
 #include "kfem/mesh/box_grid.hpp"
+#include "kfem/mesh/box_grid_device.hpp"
 
 namespace kfem::test {
 namespace {
@@ -51,6 +52,67 @@ TEST(BoxGrid, RefusesMeshesThatAreNotABox) {
 template <class Space>
 class BoxOwner : public ::testing::Test {};
 TYPED_TEST_SUITE(BoxOwner, ExecSpaces, SpaceName);
+
+// The grid found on the execution space equals the host walk's, without asking for the host mesh;
+// a mesh that is not a box gets the host walk's InputError. `fell_back`: the host mesh was asked for.
+template <class Exec>
+BoxGrid grid_on(const Exec& exec, const Mesh& mesh, bool& fell_back) {
+  const auto d = to_device(exec, mesh);
+  fell_back = false;
+  const auto g = box_grid(exec, d.conn, d.num_nodes, [&] {
+    fell_back = true;
+    return mesh;
+  });
+  BoxGrid h{g.nx, g.ny, g.nz, {}, {}};
+  const auto cells = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g.element);
+  const auto points = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g.node);
+  h.element.assign(cells.data(), cells.data() + cells.extent(0));
+  h.node.assign(points.data(), points.data() + points.extent(0));
+  return h;
+}
+TYPED_TEST(BoxOwner, FindsTheHostWalksGridOnTheSpace) {
+  const TypeParam exec;
+  for (const Mesh& mesh : {distorted_beam(5, 3, 2), distorted_beam(1, 1, 1), distorted_beam(7, 1, 4)}) {
+    bool fell_back = true;
+    const BoxGrid want = box_grid(mesh), got = grid_on(exec, mesh, fell_back);
+    EXPECT_FALSE(fell_back);
+    EXPECT_EQ(got.nx, want.nx);
+    EXPECT_EQ(got.ny, want.ny);
+    EXPECT_EQ(got.nz, want.nz);
+    EXPECT_EQ(got.element, want.element);
+    EXPECT_EQ(got.node, want.node);
+  }
+}
+TYPED_TEST(BoxOwner, GridOnTheSpaceRefusesWhatTheHostWalkRefuses) {
+  const TypeParam exec;
+  Mesh missing = make_box(BoxSpec{3, 2, 2, 3.0, 2.0, 2.0});
+  missing.elements.erase(missing.elements.begin() + 4);
+  Mesh turned = make_box(BoxSpec{3, 2, 2, 3.0, 2.0, 2.0});
+  auto& el = turned.elements[7];
+  el = {el[1], el[2], el[3], el[0], el[5], el[6], el[7], el[4]};
+  Mesh twice = make_box(BoxSpec{3, 2, 2, 3.0, 2.0, 2.0});  // one element listed twice, one missing
+  twice.elements[5] = twice.elements[6];
+  Mesh ring = make_box(BoxSpec{4, 1, 1, 4.0, 1.0, 1.0});  // the last cell's x neighbour is the first: a cycle
+  const ordinal_t back[4][2] = {{1, 0}, {2, 3}, {6, 7}, {5, 4}};  // its +x face is element 0's -x face
+  for (const auto& b : back) ring.elements[3][b[0]] = ring.elements[0][b[1]];
+  for (const Mesh* m : {&missing, &turned, &twice, &ring}) {
+    std::string host, device;
+    bool fell_back = false;
+    try {
+      box_grid(*m);
+    } catch (const InputError& e) {
+      host = e.what();
+    }
+    try {
+      grid_on(exec, *m, fell_back);
+    } catch (const InputError& e) {
+      device = e.what();
+    }
+    EXPECT_TRUE(fell_back);  // the space's passes saw the fault themselves
+    EXPECT_FALSE(host.empty());
+    EXPECT_EQ(device, host);
+  }
+}
 
 template <class Exec, class S>
 void check_tiles(const Exec& exec) {

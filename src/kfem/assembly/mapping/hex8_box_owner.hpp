@@ -1,5 +1,5 @@
 // Work mapping `box-owner` (kfem's own, issue 18): owner computes by columns of nodes, a fast path
-// for hex8 meshes with the topology of a structured box (mesh/box_grid.hpp; any node numbering).
+// for hex8 meshes with the topology of a structured box (mesh/box_grid_device.hpp; any node numbering).
 // A team owns the rows of a tile of Tx x Ty node columns over a range of z planes and sweeps its
 // element layers upwards:
 //  - per layer the (Tx + 1) (Ty + 1) elements around the tile, in 4 phases of the elements' (i, j)
@@ -25,7 +25,7 @@
 #include "kfem/assembly/mapping/hex8_pairs_mma.hpp"
 #include "kfem/assembly/problem.hpp"
 #include "kfem/core/kokkos_compat.hpp"
-#include "kfem/mesh/box_grid.hpp"
+#include "kfem/mesh/box_grid_device.hpp"
 
 namespace kfem::mapping {
 template <class S, class Mem>
@@ -73,18 +73,18 @@ Kokkos::View<std::int8_t* [28], Kokkos::LayoutRight, Mem> box_row_places(
 template <class S, class Exec>
 Hex8BoxOwnerData<S, typename Exec::memory_space> make_hex8_box_owner_data(const Exec& exec,
                                                                           const Problem<Exec>& p) {
-  BoxGrid g;
+  DeviceBoxGrid<typename Exec::memory_space> g;
   try {
-    g = box_grid(to_host(p.mesh, CellType::hex8));
+    g = box_grid(exec, p.mesh.conn, p.mesh.num_nodes, [&] { return to_host(p.mesh, CellType::hex8); });
   } catch (const InputError& e) {
     throw InputError(std::string("mapping box-owner: ") + e.what() + " (use owner or pairs)");
   }
   Hex8BoxOwnerData<S, typename Exec::memory_space> d;
   d.nx = g.nx, d.ny = g.ny, d.nz = g.nz;
-  d.node = to_device(exec, g.node, "kfem::box_nodes");
+  d.node = g.node;
   d.place = box_row_places(exec, d.node, g.nx, g.ny, g.nz);
   d.dof_rows = p.graph.dof.row_map;
-  const auto cells = to_device(exec, g.element, "kfem::box_cells");
+  const auto cells = g.element;
   d.coords = decltype(d.coords)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::box_coords"),
                                 cells.extent(0));
   const auto out = d.coords;

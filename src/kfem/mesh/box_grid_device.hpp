@@ -9,6 +9,7 @@
 #pragma once
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,10 +27,11 @@ struct DeviceBoxGrid {
 
 
 // `host_mesh()` gives the mesh on the host, asked for only where the mesh is not a box (for the
-// host walk's message). num_nodes: the node count of the mesh.
-template <class Exec, class Conn, class HostMesh>
+// host walk's message; a std::function, as nvcc refuses a local lambda's type as a template argument
+// of a function holding device lambdas). num_nodes: the node count of the mesh.
+template <class Exec, class Conn>
 DeviceBoxGrid<typename Exec::memory_space> box_grid(const Exec& exec, const Conn& conn, ordinal_t num_nodes,
-                                                    const HostMesh& host_mesh) {
+                                                    const std::function<Mesh()>& host_mesh) {
   using Mem = typename Exec::memory_space;
   using Policy = Kokkos::RangePolicy<Exec>;
   using Pairs = Kokkos::View<ordinal_t* [3], Kokkos::LayoutRight, Mem>;
@@ -93,25 +95,23 @@ DeviceBoxGrid<typename Exec::memory_space> box_grid(const Exec& exec, const Conn
           for (ordinal_t x = e; x >= 0 && at < ne; x = next(x, d)) along(x, d) = at++;
         }
       });
-  const auto longest = [&](int d) {  // the furthest place along d: the grid's extent - 1
-    ordinal_t m = 0;
+  ordinal_t last[3] = {0, 0, 0};  // the furthest place along each direction: the grid's extent - 1
+  for (int d = 0; d < 3; ++d)  // (a loop, not a lambda: nvcc wants a named function around device lambdas)
     Kokkos::parallel_reduce(
         "kfem::box_extent", Policy(exec, 0, ne),
-        KOKKOS_LAMBDA(ordinal_t e, ordinal_t & x) { x = along(e, d) > x ? along(e, d) : x; }, Kokkos::Max<ordinal_t>(m));
-    return m;
-  };
+        KOKKOS_LAMBDA(ordinal_t e, ordinal_t & x) { x = along(e, d) > x ? along(e, d) : x; },
+        Kokkos::Max<ordinal_t>(last[d]));
   ordinal_t open = 0;  // elements no row walk reached: a cycle
   Kokkos::parallel_reduce(
       "kfem::box_unplaced", Policy(exec, 0, ne),
       KOKKOS_LAMBDA(ordinal_t e, ordinal_t & o) { o += along(e, 0) < 0 || along(e, 1) < 0 || along(e, 2) < 0; }, open);
-  const ordinal_t mx = longest(0), my = longest(1), mz = longest(2);
   DeviceBoxGrid<Mem> g;
-  g.nx = mx + 1, g.ny = my + 1, g.nz = mz + 1;
+  g.nx = last[0] + 1, g.ny = last[1] + 1, g.nz = last[2] + 1;
   if (open > 0 || std::int64_t(g.nx) * g.ny * g.nz != std::int64_t(ne) ||
       std::int64_t(g.nx + 1) * (g.ny + 1) * (g.nz + 1) != std::int64_t(nn))
     return from_host();
 
-  // Cells from the distances; each cell one element, each point one node agreed by its elements.
+  // Cells from the places along the rows; each cell one element, each point one node agreed by its elements.
   g.element = Kokkos::View<ordinal_t*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::box_cells"), ne);
   g.node = Kokkos::View<ordinal_t*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::box_nodes"), nn);
   Kokkos::deep_copy(exec, g.element, ordinal_t(-1));

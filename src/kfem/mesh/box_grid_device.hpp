@@ -116,7 +116,7 @@ DeviceBoxGrid<typename Exec::memory_space> box_grid(const Exec& exec, const Conn
   g.node = Kokkos::View<ordinal_t*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::box_nodes"), nn);
   Kokkos::deep_copy(exec, g.element, ordinal_t(-1));
   Kokkos::deep_copy(exec, g.node, ordinal_t(-1));
-  const ordinal_t nx = g.nx, ny = g.ny, nz = g.nz;
+  const ordinal_t nx = g.nx, ny = g.ny;
   const auto cells = g.element, points = g.node;
   Kokkos::parallel_for(
       "kfem::box_place", Policy(exec, 0, ne), KOKKOS_LAMBDA(ordinal_t e) {

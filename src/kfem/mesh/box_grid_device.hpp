@@ -20,11 +20,10 @@
 namespace kfem {
 template <class Mem>
 struct DeviceBoxGrid {
-  ordinal_t nx = 0, ny = 0, nz = 0;    // elements per direction
+  ordinal_t nx = 0, ny = 0, nz = 0;       // elements per direction
   Kokkos::View<ordinal_t*, Mem> element;  // element id of cell (i, j, k) at i + nx (j + ny k)
   Kokkos::View<ordinal_t*, Mem> node;     // node id of point (i, j, k) at i + (nx+1) (j + (ny+1) k)
 };
-
 
 // `host_mesh()` gives the mesh on the host, asked for only where the mesh is not a box (for the
 // host walk's message; a std::function, as nvcc refuses a local lambda's type as a template argument
@@ -47,7 +46,9 @@ DeviceBoxGrid<typename Exec::memory_space> box_grid(const Exec& exec, const Conn
     const BoxGrid h = box_grid(host_mesh());
     const auto upload = [&](const std::vector<ordinal_t>& v, const std::string& label) {
       const Kokkos::View<ordinal_t*, Mem> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), v.size());
-      Kokkos::deep_copy(exec, d, Kokkos::View<const ordinal_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(v.data(), v.size()));
+      Kokkos::deep_copy(
+          exec, d,
+          Kokkos::View<const ordinal_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(v.data(), v.size()));
       return d;
     };
     DeviceBoxGrid<Mem> d;
@@ -61,15 +62,16 @@ DeviceBoxGrid<typename Exec::memory_space> box_grid(const Exec& exec, const Conn
 
   // The element whose corner 0 is node n (one at most), then each element's neighbour above it
   // in x, y and z: the element whose corner 0 is its corner 1, 3 or 4.
-  const Kokkos::View<ordinal_t*, Mem> at_corner(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::box_corner0"),
-                                                nn);
+  const Kokkos::View<ordinal_t*, Mem> at_corner(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::box_corner0"), nn);
   Kokkos::deep_copy(exec, at_corner, ordinal_t(-1));
   Kokkos::parallel_for(
       "kfem::box_corner0", Policy(exec, 0, ne), KOKKOS_LAMBDA(ordinal_t e) {
         for (int a = 0; a < 8; ++a)
           if (conn(e, a) < 0 || conn(e, a) >= nn) bad() = 1;
         const ordinal_t n = conn(e, 0);
-        if (n >= 0 && n < nn && Kokkos::atomic_compare_exchange(&at_corner(n), ordinal_t(-1), e) != -1) bad() = 1;
+        if (n >= 0 && n < nn && Kokkos::atomic_compare_exchange(&at_corner(n), ordinal_t(-1), e) != -1)
+          bad() = 1;
       });
   if (failed()) return from_host();
   Pairs next(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::box_next"), ne);
@@ -96,7 +98,7 @@ DeviceBoxGrid<typename Exec::memory_space> box_grid(const Exec& exec, const Conn
         }
       });
   ordinal_t last[3] = {0, 0, 0};  // the furthest place along each direction: the grid's extent - 1
-  for (int d = 0; d < 3; ++d)  // (a loop, not a lambda: nvcc wants a named function around device lambdas)
+  for (int d = 0; d < 3; ++d)     // (a loop, not a lambda: nvcc wants a named function around device lambdas)
     Kokkos::parallel_reduce(
         "kfem::box_extent", Policy(exec, 0, ne),
         KOKKOS_LAMBDA(ordinal_t e, ordinal_t & x) { x = along(e, d) > x ? along(e, d) : x; },
@@ -104,7 +106,10 @@ DeviceBoxGrid<typename Exec::memory_space> box_grid(const Exec& exec, const Conn
   ordinal_t open = 0;  // elements no row walk reached: a cycle
   Kokkos::parallel_reduce(
       "kfem::box_unplaced", Policy(exec, 0, ne),
-      KOKKOS_LAMBDA(ordinal_t e, ordinal_t & o) { o += along(e, 0) < 0 || along(e, 1) < 0 || along(e, 2) < 0; }, open);
+      KOKKOS_LAMBDA(ordinal_t e, ordinal_t & o) {
+        o += along(e, 0) < 0 || along(e, 1) < 0 || along(e, 2) < 0;
+      },
+      open);
   DeviceBoxGrid<Mem> g;
   g.nx = last[0] + 1, g.ny = last[1] + 1, g.nz = last[2] + 1;
   if (open > 0 || std::int64_t(g.nx) * g.ny * g.nz != std::int64_t(ne) ||
@@ -112,8 +117,10 @@ DeviceBoxGrid<typename Exec::memory_space> box_grid(const Exec& exec, const Conn
     return from_host();
 
   // Cells from the places along the rows; each cell one element, each point one node agreed by its elements.
-  g.element = Kokkos::View<ordinal_t*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::box_cells"), ne);
-  g.node = Kokkos::View<ordinal_t*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::box_nodes"), nn);
+  g.element =
+      Kokkos::View<ordinal_t*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::box_cells"), ne);
+  g.node =
+      Kokkos::View<ordinal_t*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::box_nodes"), nn);
   Kokkos::deep_copy(exec, g.element, ordinal_t(-1));
   Kokkos::deep_copy(exec, g.node, ordinal_t(-1));
   const ordinal_t nx = g.nx, ny = g.ny;
@@ -121,12 +128,15 @@ DeviceBoxGrid<typename Exec::memory_space> box_grid(const Exec& exec, const Conn
   Kokkos::parallel_for(
       "kfem::box_place", Policy(exec, 0, ne), KOKKOS_LAMBDA(ordinal_t e) {
         const std::int64_t i = along(e, 0), j = along(e, 1), k = along(e, 2);
-        if (Kokkos::atomic_compare_exchange(&cells(i + nx * (j + std::int64_t(ny) * k)), ordinal_t(-1), e) != -1)
+        if (Kokkos::atomic_compare_exchange(&cells(i + nx * (j + std::int64_t(ny) * k)), ordinal_t(-1), e) !=
+            -1)
           bad() = 1;
         for (int a = 0; a < 8; ++a) {
-          const std::int64_t p = (i + hex8::corner(a, 0)) +
-                                 (nx + 1) * ((j + hex8::corner(a, 1)) + std::int64_t(ny + 1) * (k + hex8::corner(a, 2)));
-          const ordinal_t id = conn(e, a), was = Kokkos::atomic_compare_exchange(&points(p), ordinal_t(-1), id);
+          const std::int64_t p =
+              (i + hex8::corner(a, 0)) +
+              (nx + 1) * ((j + hex8::corner(a, 1)) + std::int64_t(ny + 1) * (k + hex8::corner(a, 2)));
+          const ordinal_t id = conn(e, a),
+                          was = Kokkos::atomic_compare_exchange(&points(p), ordinal_t(-1), id);
           if (was != -1 && was != id) bad() = 1;
         }
       });

@@ -178,9 +178,9 @@ DistributedCgResult distributed_conjugate_gradient(
       owned_part();
     }
     if (ghost_rows.extent(0) > 0)  // on Exec's default instance, after the spmv and the halo
-      Kokkos::parallel_for("kfem::cg_ghost_columns", Kokkos::TeamPolicy<Exec>(ghost_rows.extent(0), 1, lanes),
-                           dcg_detail::AddGhostColumns<Exec, S>{ghost_rows, A.row_map, A.cols, values, ghosts,
-                                                                Ap, n});
+      Kokkos::parallel_for(
+          "kfem::cg_ghost_columns", Kokkos::TeamPolicy<Exec>(ghost_rows.extent(0), 1, lanes),
+          dcg_detail::AddGhostColumns<Exec, S>{ghost_rows, A.row_map, A.cols, values, ghosts, Ap, n});
   };
   const auto solve = [&](const auto& sums) {
     return cg_detail::iterate(exec, apply, inv_diag, Kokkos::View<const S*, Device>(b), Vec(x), opts, sums,

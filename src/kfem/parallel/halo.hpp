@@ -113,7 +113,9 @@ class Halo {
   }
   // tour: end halo-exchange
 
-  Vec ghost_block(const Vec& x) const { return Vec(x, Kokkos::make_pair(ghost_begin_, ghost_begin_ + ghosts_)); }
+  Vec ghost_block(const Vec& x) const {
+    return Vec(x, Kokkos::make_pair(ghost_begin_, ghost_begin_ + ghosts_));
+  }
   std::size_t ghost_count() const { return ghosts_; }
   std::size_t bytes_sent() const { return send_dofs_.extent(0) * sizeof(S); }
   std::size_t bytes_received() const { return ghosts_ * sizeof(S); }

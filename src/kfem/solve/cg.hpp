@@ -125,7 +125,9 @@ struct AdvanceAndPrecondition {
 template <class ConstVec>
 struct PartialDot {
   ConstVec a, b;
-  KOKKOS_INLINE_FUNCTION void operator()(std::size_t i, Partials<1>& s) const { s.v[0] += double(a(i)) * double(b(i)); }
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t i, Partials<1>& s) const {
+    s.v[0] += double(a(i)) * double(b(i));
+  }
 };
 
 // mine = this rank's a . b, left on the device (no wait), on Exec's default instance.

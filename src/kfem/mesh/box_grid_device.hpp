@@ -38,7 +38,8 @@ DeviceBoxGrid<typename Exec::memory_space> box_grid(const Exec& exec, const Conn
   const Kokkos::View<int, Mem> bad("kfem::box_bad");
   const auto failed = [&] {
     int b = 0;
-    Kokkos::deep_copy(exec, b, bad);  // fences exec
+    Kokkos::deep_copy(exec, b, bad);
+    exec.fence();  // the copy into a host value is asynchronous on exec
     return b != 0;
   };
   // The host walk names the fault; a mesh it accepts (never, if both are right) gives its grid.

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kfem/coloring/coloring.hpp"
+#include "kfem/core/staging.hpp"
 #include "kfem/dofs/dof_map.hpp"
 #include "kfem/mesh/mesh.hpp"
 #include "kfem/sparsity/dof_graph.hpp"
@@ -105,16 +106,6 @@ Problem<Exec> make_family_problem(const Exec& exec, const Mesh& mesh, const DofM
                        KOKKOS_LAMBDA(ordinal_t e) { nat(e) = e; });
   exec.fence();
   return p;
-}
-
-// A host vector copied into a new device view (fenced: the vector may go out of scope).
-template <class Exec, class T>
-Kokkos::View<T*, typename Exec::memory_space> to_device(const Exec& exec, const std::vector<T>& v,
-                                                        const std::string& label) {
-  Kokkos::View<T*, typename Exec::memory_space> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), v.size());
-  Kokkos::deep_copy(exec, d, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(v.data(), v.size()));
-  exec.fence();
-  return d;
 }
 
 // A colouring's element order (colour by colour) on the device.

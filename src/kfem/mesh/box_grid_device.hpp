@@ -10,9 +10,8 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <functional>
-#include <string>
-#include <vector>
 
+#include "kfem/core/staging.hpp"
 #include "kfem/core/types.hpp"
 #include "kfem/fe/hex8.hpp"
 #include "kfem/mesh/box_grid.hpp"
@@ -45,18 +44,10 @@ DeviceBoxGrid<typename Exec::memory_space> box_grid(const Exec& exec, const Conn
   // The host walk names the fault; a mesh it accepts (never, if both are right) gives its grid.
   const auto from_host = [&] {
     const BoxGrid h = box_grid(host_mesh());
-    const auto upload = [&](const std::vector<ordinal_t>& v, const std::string& label) {
-      const Kokkos::View<ordinal_t*, Mem> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), v.size());
-      Kokkos::deep_copy(
-          exec, d,
-          Kokkos::View<const ordinal_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(v.data(), v.size()));
-      return d;
-    };
     DeviceBoxGrid<Mem> d;
     d.nx = h.nx, d.ny = h.ny, d.nz = h.nz;
-    d.element = upload(h.element, "kfem::box_cells");
-    d.node = upload(h.node, "kfem::box_nodes");
-    exec.fence();
+    d.element = to_device(exec, h.element, "kfem::box_cells");
+    d.node = to_device(exec, h.node, "kfem::box_nodes");
     return d;
   };
   if (ne == 0) return from_host();

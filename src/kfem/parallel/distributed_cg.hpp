@@ -35,9 +35,8 @@ struct HostSums {
   Comm comm;
   template <int K, class Mem>
   std::array<double, K> total(const cg_detail::PartialsView<K, Mem>& mine) const {
-    cg_detail::Partials<K> h;
-    Kokkos::deep_copy(h, mine);
-    return sum_in_rank_order<K>(comm.allgather(h.v, K).data(), comm.size());
+    const std::array<double, K> here = cg_detail::LocalReductions{}.total(mine);  // this rank's, on the host
+    return sum_in_rank_order<K>(comm.allgather(here.data(), K).data(), comm.size());
   }
 };
 

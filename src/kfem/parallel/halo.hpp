@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "kfem/core/exec_spaces.hpp"
+#include "kfem/core/staging.hpp"
 #include "kfem/core/types.hpp"
 #include "kfem/parallel/comm.hpp"
 #include "kfem/parallel/device_comm.hpp"
@@ -65,10 +66,7 @@ class Halo {
     }
     ghost_begin_ = std::size_t(c_) * std::size_t(part.owned);
     ghosts_ = std::size_t(c_) * std::size_t(part.ghosts());
-    send_dofs_ = Kokkos::View<ordinal_t*, Mem>("kfem::halo_send_dofs", dofs.size());
-    Kokkos::deep_copy(
-        exec, send_dofs_,
-        Kokkos::View<const ordinal_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(dofs.data(), dofs.size()));
+    send_dofs_ = to_device(exec, dofs, "kfem::halo_send_dofs");
     send_buf_ = Vec("kfem::halo_send", dofs.size());
     staged_ = !device_ && !on_host<Exec> && !device_aware_mpi();
     if (staged_) {

@@ -88,7 +88,8 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
       ->allow_extra_args(false)
       ->check(CLI::IsMember({"float", "double"}));
   cmd->add_option("--backend", o.backend, "execution space: default serial openmp cuda (as enabled)");
-  cmd->add_option("--coloring", o.coloring, "greedy (host) or device (Kokkos Kernels)")
+  cmd->add_option("--coloring", o.coloring,
+                  "greedy (host) or device (a box mesh's cell parity, else Kokkos Kernels)")
       ->check(CLI::IsMember({"greedy", "device"}));
   cmd->add_option(
          "--element-order", o.element_order,
@@ -103,7 +104,8 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
                   "where MPI is not device-aware); auto: nccl on GPUs where built in")
       ->check(CLI::IsMember({"auto", "mpi", "nccl"}));
   cmd->add_option("--sums", o.sums,
-                  "under mpirun: CG's dot products summed over the ranks through nccl or mpi; auto: mpi (faster on H200s)")
+                  "under mpirun: CG's dot products summed over the ranks through nccl or mpi; auto: mpi "
+                  "(faster on H200s)")
       ->check(CLI::IsMember({"auto", "mpi", "nccl"}));
   cmd->add_option("--verify", o.verify,
                   "products (A x for random vectors against the oracle's element-by-element K x; the "

@@ -73,7 +73,9 @@ TEST(GreedyColoring, RunsAreUnits) {
         for (offset_t i = inc.start[n]; i < inc.start[n + 1]; ++i)
           for (offset_t j = i + 1; j < inc.start[n + 1]; ++j) {
             const ordinal_t a = inc.elements[i], b = inc.elements[j];
-            if (a / run != b / run) { EXPECT_NE(col.color[a], col.color[b]) << "elements " << a << ", " << b << ", node " << n; }
+            if (a / run != b / run) {
+              EXPECT_NE(col.color[a], col.color[b]) << "elements " << a << ", " << b << ", node " << n;
+            }
           }
     }
   EXPECT_THROW(greedy_coloring(distorted_beam(), 0), std::invalid_argument);
@@ -105,7 +107,9 @@ TEST(GreedyColoring, RunsFollowASequence) {
         for (offset_t i = inc.start[n]; i < inc.start[n + 1]; ++i)
           for (offset_t j = i + 1; j < inc.start[n + 1]; ++j) {
             const ordinal_t a = inc.elements[i], b = inc.elements[j];
-            if (pos[a] / run != pos[b] / run) { EXPECT_NE(col.color[a], col.color[b]) << "elements " << a << ", " << b; }
+            if (pos[a] / run != pos[b] / run) {
+              EXPECT_NE(col.color[a], col.color[b]) << "elements " << a << ", " << b;
+            }
           }
     }
 }
@@ -175,20 +179,87 @@ TEST(CheckColoring, NamesBothElementsOfAConflict) {
   EXPECT_NE(check_coloring(mesh, short_one), "");
 }
 
-template <class Space>
-class DeviceColoring : public ::testing::Test {};
-TYPED_TEST_SUITE(DeviceColoring, ExecSpaces, SpaceName);
+// A device colouring in the host's type (colours, offsets, order), for the host's checks.
+template <class Mem>
+Coloring on_host(const DeviceColoring<Mem>& d) {
+  Coloring c;
+  c.offsets = d.offsets;
+  const auto color = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.color);
+  const auto order = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.order);
+  c.color.assign(color.data(), color.data() + color.extent(0));
+  c.order.assign(order.data(), order.data() + order.extent(0));
+  return c;
+}
 
-TYPED_TEST(DeviceColoring, ValidWithAtMost27Colours) {
+template <class Space>
+class OnTheSpace : public ::testing::Test {};
+TYPED_TEST_SUITE(OnTheSpace, ExecSpaces, SpaceName);
+
+// Box meshes, whatever their numbering or shape, take their cells' parity: 8 colours.
+TYPED_TEST(OnTheSpace, BoxesTakeEightColoursGroupedOnTheSpace) {
   const TypeParam exec;
-  for (const Case& c : meshes()) {
+  Mesh shuffled = make_box(BoxSpec{7, 4, 3, 7.0, 4.0, 3.0});
+  shuffled =
+      shuffle_elements(renumber_nodes(shuffled, node_permutation(shuffled, Renumbering::random, 3)), 5);
+  std::vector<Case> cases = meshes();
+  cases.push_back({"box_7x4x3_shuffled", shuffled});
+  for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
     const auto dm = to_device(exec, c.mesh);
-    const Coloring col = device_coloring(exec, dm.conn, dm.num_nodes);
-    EXPECT_EQ(check_coloring(c.mesh, col), "");
-    expect_grouped(col);
-    EXPECT_GE(col.num_colors(), 8);
+    const auto col = device_coloring(exec, dm.conn, dm.num_nodes);
+    EXPECT_STREQ(col.method, "box parity");
+    const Coloring h = on_host(col);
+    EXPECT_EQ(check_coloring(c.mesh, h), "");
+    expect_grouped(h);
+    EXPECT_EQ(col.num_colors(), 8);
+    EXPECT_EQ(coloring_conflict(exec, dm.conn, dm.num_nodes, 8, col.color, col.num_colors()), "");
+  }
+}
+
+// Other meshes go to Kokkos Kernels: a box with an element taken out (hex8, not a box), prisms, triangles.
+TYPED_TEST(OnTheSpace, OtherMeshesTakeKokkosKernelsColours) {
+  const TypeParam exec;
+  Mesh holed = make_box(BoxSpec{4, 3, 3, 4.0, 3.0, 3.0});
+  holed.elements.erase(holed.elements.begin() + 17);
+  const Case cases[] = {{"box_4x3x3_holed", holed},
+                        {"prism_4x3x2", make_prism_box(BoxSpec{4, 3, 2, 4, 3, 2})},
+                        {"tri_6x5", make_tri_box(6, 5, 6, 5)}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const auto dm = to_device(exec, c.mesh);
+    const int npe = c.mesh.nodes_per_element();
+    const auto col = device_coloring(exec, dm.conn, dm.num_nodes, npe);
+    EXPECT_STREQ(col.method, "kokkos kernels");
+    const Coloring h = on_host(col);
+    EXPECT_EQ(check_coloring(c.mesh, h), "");
+    expect_grouped(h);
     EXPECT_LE(col.num_colors(), 27);
+    EXPECT_EQ(coloring_conflict(exec, dm.conn, dm.num_nodes, npe, col.color, col.num_colors()), "");
+  }
+}
+
+// The check on the space finds one wrong colour anywhere: each element in turn takes the colour of
+// an element it shares a node with.
+TYPED_TEST(OnTheSpace, CheckFindsEveryWrongColour) {
+  const TypeParam exec;
+  const Mesh mesh = make_box(BoxSpec{3, 3, 2, 3.0, 3.0, 2.0});
+  const auto dm = to_device(exec, mesh);
+  const Coloring good = greedy_coloring(mesh);
+  const NodeIncidence inc = node_incidence(mesh);
+  for (std::size_t e = 0; e < mesh.num_elements(); ++e) {
+    ordinal_t other = -1;  // a neighbour through a node, found from a different corner each time
+    for (int a = 0; a < 8 && other < 0; ++a) {
+      const ordinal_t n = mesh.elements[e][(a + e) % 8];
+      for (offset_t k = inc.start[n]; k < inc.start[n + 1] && other < 0; ++k)
+        if (inc.elements[k] != ordinal_t(e)) other = inc.elements[k];
+    }
+    ASSERT_GE(other, 0);
+    std::vector<ordinal_t> color = good.color;
+    color[e] = color[std::size_t(other)];
+    const auto d = to_device(exec, color, "colors");
+    const std::string msg = coloring_conflict(exec, dm.conn, dm.num_nodes, 8, d, good.num_colors());
+    EXPECT_NE(msg.find("with another element of colour " + std::to_string(color[e])), std::string::npos)
+        << "element " << e << ": " << msg;
   }
 }
 }  // namespace

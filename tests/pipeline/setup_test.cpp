@@ -107,8 +107,13 @@ TYPED_TEST(PipelineSetup, LowerColouringAndLaunchOrder) {
     const auto cols = host(s.problem.lower.cols);
     for (std::size_t r = 0; r + 1 < rows.size(); ++r)
       for (auto k = rows[r]; k < rows[r + 1]; ++k) EXPECT_LE(cols[std::size_t(k)], ordinal_t(r));
-    EXPECT_EQ(check_coloring(m.mesh, s.problem.coloring), "");
-    EXPECT_EQ(host(s.problem.by_color), s.problem.coloring.order);
+    // The colours and their grouping are on the space (a device colouring has no host copy).
+    const Coloring grouped = group_by_color(host(s.problem.colors));
+    EXPECT_EQ(check_coloring(m.mesh, grouped), "");
+    EXPECT_EQ(host(s.problem.by_color), grouped.order);
+    EXPECT_EQ(s.problem.coloring.offsets, grouped.offsets);
+    EXPECT_EQ(s.times["colors"], grouped.num_colors());
+    EXPECT_EQ(s.times["coloring_found_by"], method == ColoringMethod::device ? "box parity" : "greedy");
   }
   const SetupChoice atomic =
       pipeline::csr_setup(MappingKind::pairs, RaceKind::atomic, ColoringMethod::greedy, true);

@@ -59,9 +59,9 @@ TYPED_TEST(Sparsity, DeviceGraphEqualsOraclePattern) {
   }
 }
 
-// Both ways of making a node's neighbours a sorted set (one lane sorts, 32 lanes rank), on every
-// backend: hex8 (3 DOFs per node), tri3 (1), prism p = 3 (rows of up to ~250 candidates) and a
-// mesh with a node that no element uses (an empty row).
+// Both ways of making a node's neighbours a sorted set (one lane sorts, 32 lanes sort bitonically),
+// on every backend: hex8 (3 DOFs per node), tri3 (1), prism p = 3 (rows of up to ~250 candidates,
+// not a power of two) and a mesh with a node that no element uses (an empty row).
 TYPED_TEST(Sparsity, BothNeighbourAlgorithmsEqualOraclePattern) {
   const TypeParam exec;
   using Mem = typename TypeParam::memory_space;
@@ -186,7 +186,7 @@ TYPED_TEST(Sparsity, ElementIndexRefusesTooManyNeighbours) {
   const Problem<TypeParam> p = make_problem(exec, fan);
   try {
     make_hex8_element_data<double, Kokkos::LayoutRight>(exec, p.mesh.coords, p.mesh.conn, p.natural, p.graph,
-                                                   p.graph.dof);
+                                                        p.graph.dof);
     FAIL() << "expected an InputError";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("the hex8 element index holds at most 21846"), std::string::npos)

@@ -29,8 +29,10 @@ DeviceMesh<typename Exec::memory_space> to_device(const Exec& exec, const Mesh& 
       mesh.nodes.front().data(), mesh.num_nodes());
   Kokkos::View<const ordinal_t* [8], Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> he(
       mesh.elements.front().data(), mesh.num_elements());
-  d.coords = decltype(d.coords)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::coords"), mesh.num_nodes());
-  d.conn = decltype(d.conn)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::conn"), mesh.num_elements());
+  d.coords =
+      decltype(d.coords)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::coords"), mesh.num_nodes());
+  d.conn =
+      decltype(d.conn)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::conn"), mesh.num_elements());
   Kokkos::deep_copy(exec, d.coords, hc);
   Kokkos::deep_copy(exec, d.conn, he);
   exec.fence();
@@ -58,13 +60,17 @@ struct Problem {
   using memory_space = typename Exec::memory_space;
   DeviceMesh<memory_space> mesh;
   DofGraph<memory_space> graph;
-  Coloring coloring;                                   // empty until a coloured strategy needs it
-  Kokkos::View<ordinal_t*, memory_space> natural;      // 0..ne-1
-  Kokkos::View<ordinal_t*, memory_space> by_color;     // coloring.order on the device
+  // Empty until a coloured strategy needs it. The kernels read its offsets (colour c's elements are
+  // by_color(offsets[c] .. offsets[c + 1] - 1)); a colouring found on the device has no host copy
+  // of its colours or order.
+  Coloring coloring;
+  Kokkos::View<ordinal_t*, memory_space> natural;   // 0..ne-1
+  Kokkos::View<ordinal_t*, memory_space> by_color;  // the elements grouped by colour
+  Kokkos::View<ordinal_t*, memory_space> colors;    // the colour of every element
   // Launch order of element-centric kernels without colouring, if set (set_launch_order: Morton);
   // else natural.
   Kokkos::View<ordinal_t*, memory_space> uncolored;
-  CsrGraph<memory_space> lower;                        // lower triangle of graph.dof, for symmetric mappings
+  CsrGraph<memory_space> lower;  // lower triangle of graph.dof, for symmetric mappings
   // DOF nodes of every element (N_sh columns; the vertices for order 1), for the generic kernels.
   Kokkos::View<ordinal_t**, Kokkos::LayoutRight, memory_space> dofs;
   ordinal_t num_elements() const { return static_cast<ordinal_t>(mesh.conn.extent(0)); }
@@ -79,10 +85,12 @@ Problem<Exec> make_problem(const Exec& exec, const Mesh& mesh) {
   p.mesh = to_device(exec, mesh);
   p.graph = build_dof_graph(exec, p.mesh.conn, p.mesh.num_nodes);
   p.lower = lower_triangle(exec, p.graph.dof);
-  p.natural = Kokkos::View<ordinal_t*, typename Exec::memory_space>("kfem::natural_order", mesh.num_elements());
+  p.natural =
+      Kokkos::View<ordinal_t*, typename Exec::memory_space>("kfem::natural_order", mesh.num_elements());
   const auto nat = p.natural;
-  Kokkos::parallel_for("kfem::iota", Kokkos::RangePolicy<Exec>(exec, 0, nat.extent(0)),
-                       KOKKOS_LAMBDA(ordinal_t e) { nat(e) = e; });
+  Kokkos::parallel_for(
+      "kfem::iota", Kokkos::RangePolicy<Exec>(exec, 0, nat.extent(0)),
+      KOKKOS_LAMBDA(ordinal_t e) { nat(e) = e; });
   exec.fence();
   return p;
 }
@@ -94,16 +102,17 @@ Problem<Exec> make_family_problem(const Exec& exec, const Mesh& mesh, const DofM
   using Mem = typename Exec::memory_space;
   Problem<Exec> p;
   p.mesh = to_device(exec, mesh);
-  p.dofs = decltype(p.dofs)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::element_dofs"), dm.num_elements(),
-                            dm.nodes_per_element);
+  p.dofs = decltype(p.dofs)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::element_dofs"),
+                            dm.num_elements(), dm.nodes_per_element);
   Kokkos::View<const ordinal_t**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> h(
       dm.element_nodes.data(), dm.num_elements(), dm.nodes_per_element);
   Kokkos::deep_copy(exec, p.dofs, h);
   p.graph = build_dof_graph(exec, p.dofs, dm.num_nodes, components);
   p.natural = Kokkos::View<ordinal_t*, Mem>("kfem::natural_order", mesh.num_elements());
   const auto nat = p.natural;
-  Kokkos::parallel_for("kfem::iota", Kokkos::RangePolicy<Exec>(exec, 0, nat.extent(0)),
-                       KOKKOS_LAMBDA(ordinal_t e) { nat(e) = e; });
+  Kokkos::parallel_for(
+      "kfem::iota", Kokkos::RangePolicy<Exec>(exec, 0, nat.extent(0)),
+      KOKKOS_LAMBDA(ordinal_t e) { nat(e) = e; });
   exec.fence();
   return p;
 }
@@ -120,8 +129,8 @@ Kokkos::View<ordinal_t*, typename Exec::memory_space> device_order(const Exec& e
 template <class Exec>
 void set_launch_order(const Exec& exec, Problem<Exec>& p, const std::vector<ordinal_t>& order) {
   if (order.size() != std::size_t(p.num_elements()))
-    throw std::invalid_argument("set_launch_order: " + std::to_string(order.size()) + " elements for a mesh of " +
-                                std::to_string(p.num_elements()));
+    throw std::invalid_argument("set_launch_order: " + std::to_string(order.size()) +
+                                " elements for a mesh of " + std::to_string(p.num_elements()));
   p.uncolored = to_device(exec, order, "kfem::launch_order");
 }
 
@@ -129,5 +138,6 @@ template <class Exec>
 void set_coloring(const Exec& exec, Problem<Exec>& p, Coloring c) {
   p.coloring = std::move(c);
   p.by_color = device_order(exec, p.coloring);
+  p.colors = to_device(exec, p.coloring.color, "kfem::colors");
 }
 }  // namespace kfem

@@ -62,15 +62,17 @@ KOKKOS_INLINE_FUNCTION void centroid(const Coords& x, const Conn& conn, std::int
 // (see core/fill.hpp).
 namespace detail {
 template <class Coords, class Conn>
-struct Box {  // min and max of the centroids' coordinate j
+struct Box {  // the centroids' bounding box, in one pass
   Coords x;
   Conn conn;
-  int nv, j;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t e, double& mn, double& mx) const {
+  int nv;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t e, double& lx, double& hx, double& ly, double& hy,
+                                         double& lz, double& hz) const {
     double c[3];
     centroid(x, conn, e, nv, c);
-    mn = c[j] < mn ? c[j] : mn;
-    mx = c[j] > mx ? c[j] : mx;
+    lx = c[0] < lx ? c[0] : lx, hx = c[0] > hx ? c[0] : hx;
+    ly = c[1] < ly ? c[1] : ly, hy = c[1] > hy ? c[1] : hy;
+    lz = c[2] < lz ? c[2] : lz, hz = c[2] > hz ? c[2] : hz;
   }
 };
 
@@ -132,7 +134,7 @@ void bin_sort(const Exec& exec, const Keys& keys, const Out& out) {
 }
 
 // The Morton launch order on exec: order(i) = the element launched i-th. Keys by a parallel loop,
-// the centroids' box by reductions, then Kokkos' BinSort on a device, std::sort on the host (unique
+// the centroids' box by one reduction, then Kokkos' BinSort on a device, std::sort on the host (unique
 // keys: one result).
 template <class Exec, class Coords, class Conn>
 Kokkos::View<ordinal_t*, typename Exec::memory_space> order(const Exec& exec, const Coords& x,
@@ -143,10 +145,10 @@ Kokkos::View<ordinal_t*, typename Exec::memory_space> order(const Exec& exec, co
                                     ne);
   if (ne == 0) return out;
   double lo[3], hi[3];
-  for (int j = 0; j < 3; ++j)
-    Kokkos::parallel_reduce("kfem::morton_box", Kokkos::RangePolicy<Exec>(exec, 0, ne),
-                            detail::Box<Coords, Conn>{x, conn, nv, j}, Kokkos::Min<double>(lo[j]),
-                            Kokkos::Max<double>(hi[j]));
+  Kokkos::parallel_reduce("kfem::morton_box", Kokkos::RangePolicy<Exec>(exec, 0, ne),
+                          detail::Box<Coords, Conn>{x, conn, nv}, Kokkos::Min<double>(lo[0]),
+                          Kokkos::Max<double>(hi[0]), Kokkos::Min<double>(lo[1]), Kokkos::Max<double>(hi[1]),
+                          Kokkos::Min<double>(lo[2]), Kokkos::Max<double>(hi[2]));
   using Keys = Kokkos::View<std::uint64_t*, Mem>;
   Keys keys(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::morton_keys"), ne);
   detail::Keying<Coords, Conn, Keys> keying{x, conn, keys, nv, code_bits(ne), index_bits(ne), {}, {}};

@@ -57,7 +57,8 @@ class SharedPattern {
  public:
   template <class Exec>
   const Problem<Exec>* find(int components, bool lower) const {
-    if (space_ != std::type_index(typeid(Exec)) || components_ != components || lower_ != lower) return nullptr;
+    if (space_ != std::type_index(typeid(Exec)) || components_ != components || lower_ != lower)
+      return nullptr;
     return static_cast<const Problem<Exec>*>(problem_.get());
   }
   template <class Exec>
@@ -76,7 +77,8 @@ class SharedPattern {
   mutable bool lower_ = false;
 };
 
-enum class ColoringMethod { greedy, device };  // on the host once per mesh, or on the device (KokkosGraph)
+// On the host once per mesh, or on the device: a box mesh's cell parity, else Kokkos Kernels.
+enum class ColoringMethod { greedy, device };
 
 // What a point's set-up builds: the storage and race handling decide (assembly/strategies.hpp).
 struct SetupChoice {
@@ -95,7 +97,8 @@ struct SetupChoice {
 SetupChoice csr_setup(MappingKind mapping, RaceKind race, ColoringMethod coloring, bool morton);
 
 // The device data of one point and the seconds of each step (fenced). `times` holds the report's
-// setup fields: mesh_to_device_s, graph_s, lower_graph_s, coloring_s, coloring_method, colors,
+// setup fields: mesh_to_device_s, graph_s, lower_graph_s, coloring_s, coloring_method,
+// coloring_found_by, colors,
 // morton_order_s, coloring_greedy_s, coloring_device_s (those of the steps taken).
 template <class Exec>
 struct Setup {

@@ -17,6 +17,7 @@
 
 #include "kfem/build_info.hpp"
 #include "kfem/core/kokkos_compat.hpp"
+#include "kfem/core/staging.hpp"
 #include "kfem/report/stats.hpp"
 #include "kfem/report/timing.hpp"
 
@@ -135,6 +136,31 @@ double measure_copy_bandwidth() {
   return 2.0 * bytes / summarize(samples).median / 1e9;
 }
 
+std::optional<UploadBandwidth> measure_upload_bandwidth() {
+  using Exec = Kokkos::DefaultExecutionSpace;
+  using Mem = Exec::memory_space;
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible) {
+    return std::nullopt;
+  } else {
+    ScopedRegion region("kfem::measure_upload_bandwidth");
+    constexpr std::size_t n = (std::size_t{64} << 20) / sizeof(double);
+    const Exec exec;
+    Kokkos::View<double*, Mem> dst(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::upload_dst"), n);
+    const auto gbs = [&](const auto& src) {
+      Kokkos::deep_copy(src, 1.0);  // the pages exist before timing
+      std::vector<double> samples;
+      for (int i = 0; i < 6; ++i)
+        samples.push_back(time_fenced(exec, [&] { Kokkos::deep_copy(exec, dst, src); }));
+      samples.erase(samples.begin());  // the warm-up
+      return double(n * sizeof(double)) / summarize(samples).median / 1e9;
+    };
+    UploadBandwidth b;
+    b.pageable_gbs = gbs(Kokkos::View<double*, Kokkos::HostSpace>("kfem::upload_pageable", n));
+    b.staged_gbs = gbs(Kokkos::View<double*, HostStaging<Exec>::space>("kfem::upload_staged", n));
+    return b;
+  }
+}
+
 HostTopology host_topology() {
   HostTopology h;
   hwloc_topology_t topo;
@@ -189,6 +215,10 @@ nlohmann::json run_context(bool measure_bandwidth) {
   ctx["device"] = device_json(device_info());
   ctx["copy_bandwidth_gbs"] =
       measure_bandwidth ? nlohmann::json(measure_copy_bandwidth()) : nlohmann::json(nullptr);
+  ctx["upload_bandwidth_gbs"] = nullptr;
+  if (measure_bandwidth)
+    if (const auto up = measure_upload_bandwidth())
+      ctx["upload_bandwidth_gbs"] = {{"pageable", up->pageable_gbs}, {"staged", up->staged_gbs}};
 
   const HostTopology topo = host_topology();
   ctx["host"] = {{"hostname", hostname()},    {"cpu_model", topo.cpu_model},
@@ -231,6 +261,11 @@ std::string context_summary(const nlohmann::json& ctx) {
   const auto bw = ctx.value(ptr("/copy_bandwidth_gbs"), nlohmann::json());
   if (bw.is_number())
     out += fmt::format("Copy bandwidth: {:.1f} GB/s (deep_copy, 256 MiB)\n", bw.get<double>());
+  const auto up = ctx.value(ptr("/upload_bandwidth_gbs"), nlohmann::json());
+  if (up.is_object())
+    out += fmt::format(
+        "Host to device: {:.1f} GB/s from pageable memory, {:.1f} GB/s from staging memory (64 MiB)\n",
+        up.value("pageable", 0.0), up.value("staged", 0.0));
   out += fmt::format("Date: {}", str("/date"));
   return out;
 }

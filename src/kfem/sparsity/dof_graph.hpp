@@ -1,12 +1,13 @@
 // Node graph -> DOF CSR pattern with sorted columns, built on the execution space, for any family.
 // Each node's neighbours are the nodes of the elements around it: an incidence list (node ->
 // elements) gathers them, one node per team member, into scratch, where they are made a sorted
-// set (ranked by the vector lanes on a GPU, insertion- or heap-sorted by the one lane of a host
-// thread); a second pass writes each node row and its C x C DOF expansion with the lanes side by
+// set (bitonic-sorted by the vector lanes on a GPU, insertion- or heap-sorted by the one lane of a
+// host thread); a second pass writes each node row and its C x C DOF expansion with the lanes side by
 // side, so the 2 GB of mesh4's DOF pattern goes out coalesced. DOF r = components * node + c
 // (components: 3 for elasticity, 1 for electrostatics).
 #pragma once
 #include <Kokkos_Core.hpp>
+#include <cstdint>
 #include <string>
 
 #include "kfem/core/exec_spaces.hpp"
@@ -107,6 +108,13 @@ struct MostIncident {
   }
 };
 
+// The least power of two >= n (n >= 1).
+KOKKOS_INLINE_FUNCTION int next_power_of_two(int n) {
+  int p = 1;
+  while (p < n) p *= 2;
+  return p;
+}
+
 // 3. Node n's neighbours as a sorted set, written to set(npe rows(n) ...) with their count.
 template <class Exec, class Conn>
 struct SortedNeighbours {
@@ -117,48 +125,49 @@ struct SortedNeighbours {
   Kokkos::View<ordinal_t*, Mem> elements, set;
   int npe, lanes, level;
   ordinal_t num_nodes;
-  offset_t most;  // candidates of the busiest node: the scratch each member holds
+  int room;  // candidates each member's scratch holds: the busiest node's, to a power of two
   KOKKOS_INLINE_FUNCTION void operator()(const Member& t) const {
     const ordinal_t n = ordinal_t(t.league_rank()) * t.team_size() + t.team_rank();
     if (n >= num_nodes) return;
-    ordinal_t* const c = static_cast<ordinal_t*>(t.thread_scratch(level).get_shmem(2 * sizeof(ordinal_t) * most));
-    ordinal_t* const first = c + most;
-    const offset_t e0 = rows(n), m = (rows(n + 1) - e0) * npe, out = e0 * npe;
+    ordinal_t* const c = static_cast<ordinal_t*>(t.thread_scratch(level).get_shmem(sizeof(ordinal_t) * room));
+    const offset_t e0 = rows(n), out = e0 * npe;
+    // Candidate indices are 32-bit: a 64-bit division per candidate is a long instruction sequence on a GPU.
+    const int m = int(rows(n + 1) - e0) * npe;
     if (lanes == 1) {  // one lane: gather (no division per candidate), sort, keep the first of each run
-      offset_t g = 0;
+      int g = 0;
       for (offset_t q = e0; q < rows(n + 1); ++q)
         for (int a = 0; a < npe; ++a) c[g++] = conn(elements(q), a);
-      sort_row(c, m);
+      sort_row(c, offset_t(m));
       offset_t d = 0;
-      for (offset_t k = 0; k < m; ++k)
+      for (int k = 0; k < m; ++k)
         if (k == 0 || c[k] != c[k - 1]) set(out + d++) = c[k];
       degree(n) = d;
       return;
     }
-    // Lanes: candidate k is kept if no earlier one equals it; its place is the number of kept
-    // candidates below it. m^2 / lanes compares in scratch instead of a sequential sort. Candidate
-    // indices are 32-bit here: a 64-bit division per candidate is a long instruction sequence on a GPU.
-    Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, int(m)), [&](int k) {
+    // Lanes: a bitonic sort of the candidates, padded to a power of two with `none` (above every
+    // node id): log2(P) (log2(P) + 1) / 2 compare-exchange rounds of P / 2 pairs, where ranking each
+    // candidate against all others took m^2 compares. A candidate is kept where it differs from its
+    // left neighbour; its place in the row is the count of kept ones before it (a lane scan).
+    static_assert(sizeof(ordinal_t) == 4, "none is the largest 32-bit id");
+    constexpr ordinal_t none = INT32_MAX;  // (std::numeric_limits is host-only under nvcc)
+    const int P = next_power_of_two(m);
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, P), [&](int k) {
       const int q = k / npe;
-      c[k] = conn(elements(e0 + q), k - q * npe);
+      c[k] = k < m ? conn(elements(e0 + q), k - q * npe) : none;
     });
-    Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, m), [&](offset_t k) {
-      ordinal_t keep = 1;
-      for (offset_t j = 0; j < k; ++j) keep &= c[j] != c[k];
-      first[k] = keep;
+    for (int size = 2; size <= P; size *= 2)
+      for (int stride = size / 2; stride > 0; stride /= 2)
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, P / 2), [&](int q) {
+          const int i = 2 * q - (q & (stride - 1)), j = i + stride;  // i: bit `stride` clear
+          const ordinal_t a = c[i], b = c[j];
+          if ((a > b) == ((i & size) == 0)) c[i] = b, c[j] = a;  // ascending where bit `size` is clear
+        });
+    Kokkos::parallel_scan(Kokkos::ThreadVectorRange(t, m), [&](int k, offset_t& kept, bool final) {
+      const bool keep = k == 0 || c[k] != c[k - 1];
+      if (final && keep) set(out + kept) = c[k];
+      kept += keep;
+      if (final && k == m - 1) degree(n) = kept;
     });
-    offset_t d = 0;
-    Kokkos::parallel_reduce(
-        Kokkos::ThreadVectorRange(t, m),
-        [&](offset_t k, offset_t& kept) {
-          if (!first[k]) return;
-          offset_t below = 0;
-          for (offset_t j = 0; j < m; ++j) below += first[j] && c[j] < c[k];
-          set(out + below) = c[k];
-          ++kept;
-        },
-        d);
-    Kokkos::single(Kokkos::PerThread(t), [&] { degree(n) = d; });
   }
 };
 
@@ -177,7 +186,8 @@ struct ExpandRows {
     if (n >= num_nodes) return;
     const offset_t from = incidence_rows(n) * npe, base = node_rows(n), len = node_rows(n + 1) - base;
     const offset_t dof_base = offset_t(C) * C * base, row_len = C * len;
-    Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, len), [&](offset_t k) { node_cols(base + k) = set(from + k); });
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, len),
+                         [&](offset_t k) { node_cols(base + k) = set(from + k); });
     // Row C n + c: for each neighbour k its C columns C m + d, lane k writing entries C k .. C k + C - 1
     // (no division per entry: a 64-bit one is tens of instructions on a GPU and ~40 cycles on a CPU).
     for (int c = 0; c < C; ++c) {
@@ -189,7 +199,8 @@ struct ExpandRows {
       });
     }
     if (n == num_nodes - 1)
-      Kokkos::single(Kokkos::PerThread(t), [&] { dof_rows(C * num_nodes) = offset_t(C) * C * node_rows(num_nodes); });
+      Kokkos::single(Kokkos::PerThread(t),
+                     [&] { dof_rows(C * num_nodes) = offset_t(C) * C * node_rows(num_nodes); });
   }
 };
 }  // namespace graph_detail
@@ -205,7 +216,9 @@ DofGraph<typename Exec::memory_space> build_dof_graph(const Exec& exec, const Co
   const ordinal_t ne = static_cast<ordinal_t>(conn.extent(0));
   const int npe = static_cast<int>(conn.extent(1));
   const int C = components;
-  const auto alloc = [](const char* label) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)); };
+  const auto alloc = [](const char* label) {
+    return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label));
+  };
   DofGraph<Mem> g;
   g.components = C;
   if (num_nodes == 0) {
@@ -220,15 +233,15 @@ DofGraph<typename Exec::memory_space> build_dof_graph(const Exec& exec, const Co
                        graph_detail::CountIncidence<Mem, Conn>{conn, inc_rows, npe});
   const offset_t incidences = exclusive_scan(exec, "kfem::scan_incidence", inc_rows, inc_rows, num_nodes);
   offset_t most = 0;
-  Kokkos::parallel_reduce("kfem::most_incident", range(exec, 0, num_nodes), graph_detail::MostIncident<Mem>{inc_rows},
-                          Kokkos::Max<offset_t>(most));
-  most *= npe;
+  Kokkos::parallel_reduce("kfem::most_incident", range(exec, 0, num_nodes),
+                          graph_detail::MostIncident<Mem>{inc_rows}, Kokkos::Max<offset_t>(most));
+  const int room = graph_detail::next_power_of_two(int(most * npe));
 
-  // One node per team member; on a GPU 32 lanes per member rank its candidates, on a host thread
-  // one lane sorts them. Candidates live in team scratch, global scratch when a node has too many.
+  // One node per team member; on a GPU 32 lanes per member sort its candidates, on a host thread
+  // one lane does. Candidates live in team scratch, global scratch when a node has too many.
   constexpr bool host = on_host<Exec>;
   if (lanes == 0) lanes = host ? 1 : 32;
-  const std::size_t per_member = 2 * sizeof(ordinal_t) * std::size_t(most);
+  const std::size_t per_member = sizeof(ordinal_t) * std::size_t(room);
   int members = host ? 1 : 8;
   while (members > 1 && per_member * members > std::size_t(Team::scratch_size_max(0))) members /= 2;
   const int level = per_member * members > std::size_t(Team::scratch_size_max(0)) ? 1 : 0;
@@ -246,7 +259,7 @@ DofGraph<typename Exec::memory_space> build_dof_graph(const Exec& exec, const Co
         "kfem::sorted_neighbours",
         Team(exec, teams(members), members, lanes).set_scratch_size(level, Kokkos::PerThread(per_member)),
         graph_detail::SortedNeighbours<Exec, Conn>{conn, inc_rows, degree, elements, set, npe, lanes, level,
-                                                   num_nodes, most});
+                                                   num_nodes, room});
     exec.fence();  // elements and fill are freed here
   }
 
@@ -259,8 +272,8 @@ DofGraph<typename Exec::memory_space> build_dof_graph(const Exec& exec, const Co
   Kokkos::View<ordinal_t*, Mem> dof_cols(alloc("kfem::cols"), offset_t(C) * C * node_nnz);
   const int per_team = host ? 1 : 8;
   Kokkos::parallel_for("kfem::expand_rows", Team(exec, teams(per_team), per_team, lanes),
-                       graph_detail::ExpandRows<Exec>{inc_rows, node_rows, dof_rows, set, node_cols, dof_cols, npe, C,
-                                                      num_nodes});
+                       graph_detail::ExpandRows<Exec>{inc_rows, node_rows, dof_rows, set, node_cols, dof_cols,
+                                                      npe, C, num_nodes});
   g.node = {num_nodes, node_rows, node_cols};
   g.dof = {nd, dof_rows, dof_cols};
   return g;

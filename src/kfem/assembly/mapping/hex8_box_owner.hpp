@@ -90,12 +90,14 @@ Hex8BoxOwnerData<S, typename Exec::memory_space> make_hex8_box_owner_data(const 
   const auto out = d.coords;
   const auto conn = p.mesh.conn;
   const auto xyz = p.mesh.coords;
+  // One thread per (cell, node): neighbouring threads write neighbouring coordinates.
   Kokkos::parallel_for(
-      "kfem::box_owner_data", Kokkos::RangePolicy<Exec>(exec, 0, cells.extent(0)),
-      KOKKOS_LAMBDA(ordinal_t c) {
-        const ordinal_t e = cells(c);
-        for (int a = 0; a < 8; ++a)
-          for (int j = 0; j < 3; ++j) out(c, 3 * a + j) = S(xyz(conn(e, a), j) - xyz(conn(e, 0), j));
+      "kfem::box_owner_data",
+      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, std::int64_t(cells.extent(0)) * 8),
+      KOKKOS_LAMBDA(std::int64_t i) {
+        const ordinal_t c = ordinal_t(i / 8), e = cells(c);
+        const int a = int(i % 8);
+        for (int j = 0; j < 3; ++j) out(c, 3 * a + j) = S(xyz(conn(e, a), j) - xyz(conn(e, 0), j));
       });
   exec.fence();
   return d;
@@ -109,7 +111,8 @@ struct BoxTile {
 struct Hex8BoxOwner {
   static constexpr const char* name = "box-owner";
   static constexpr const char* help =
-      "structured box meshes: teams own columns of nodes, node-pair products on the FP64 matrix units, each value written once (CUDA "
+      "structured box meshes: teams own columns of nodes, node-pair products on the FP64 matrix units, each "
+      "value written once (CUDA "
       "sm_80+)";
   static constexpr bool owner_computes = true;
   // The tile; 0 (default): tile_for's choice. Odd sides give four equal phases of
@@ -168,8 +171,7 @@ struct Hex8BoxOwner {
 
   // `write(slot, value)` receives every value of the pattern once.
   template <class Exec, class Data, class Op, class Write>
-  void launch(const Exec& exec, const Data& d, const Op& op,
-              const Write& write) const {
+  void launch(const Exec& exec, const Data& d, const Op& op, const Write& write) const {
     using S = typename Data::scalar_type;
     const Isotropic<S> m = op.material;
     using Policy = Kokkos::TeamPolicy<Exec>;

@@ -328,6 +328,12 @@ void discard_outputs() noexcept {
 }
 
 int main(int argc, char** argv) {
+  // CUDA loads kfem's kernels when the process starts, not at each module's first launch: lazily, a
+  // cold process's set-up stages each paid a module load inside their timings (mesh4 on an H200:
+  // element data 13.2 against 3.2 ms, first matrix 61 against 45 ms) and the process was no faster
+  // (reports/runs/2026-11-28-h200-issue44-setup-floor). Read when CUDA starts, so set before
+  // anything asks for a device; an explicit setting wins. No effect without CUDA.
+  setenv("CUDA_MODULE_LOADING", "EAGER", 0);
   // MPI first (a no-op without it, or outside mpirun): Kokkos' device choice below needs the rank.
   const parallel::Environment mpi(argc, argv);
   const parallel::Comm comm = parallel::Comm::world();

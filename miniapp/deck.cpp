@@ -443,10 +443,11 @@ Deck read_deck(const std::string& path) {
     r.get(a, "symmetric_blocks", "assembly.symmetric_blocks", d.symmetric_blocks);
   }
   if (const auto s = root["solver"]) {
-    r.keys(s, "solver", {"enabled", "tolerance", "max_iterations", "operator"});
+    r.keys(s, "solver", {"enabled", "tolerance", "max_iterations", "single_reduction", "operator"});
     r.get(s, "enabled", "solver.enabled", d.solve);
     r.get(s, "tolerance", "solver.tolerance", d.tolerance);
     r.get(s, "max_iterations", "solver.max_iterations", d.max_iterations);
+    r.get(s, "single_reduction", "solver.single_reduction", d.single_reduction);
     if (s["operator"]) d.operators = r.list(s["operator"], "solver.operator");
     for (const auto& name : d.operators) {
       try {

@@ -40,10 +40,19 @@ template <class Exec>
 class ConjugateGradient : public ::testing::Test {};
 TYPED_TEST_SUITE(ConjugateGradient, kfem::test::ExecSpaces, kfem::test::SpaceName);
 
+// Both recurrences: the classic one and Chronopoulos-Gear's single reduction.
+kfem::CgOptions recurrence(bool single_reduction) {
+  kfem::CgOptions opts;
+  opts.single_reduction = single_reduction;
+  return opts;
+}
+
 TYPED_TEST(ConjugateGradient, SolvesConstrainedStiffness) {
+  for (const bool single : {false, true}) {
+  SCOPED_TRACE(single ? "single reduction" : "classic");
   const SmallSystem<TypeParam> sys;
   Kokkos::View<double*, typename TypeParam::memory_space> x("x", sys.K.num_rows);
-  kfem::CgOptions opts;
+  kfem::CgOptions opts = recurrence(single);
   opts.tolerance = 1e-10;
   const auto res = kfem::conjugate_gradient(TypeParam(), sys.A.graph, sys.A.values, sys.b, x, opts);
   EXPECT_TRUE(res.converged);
@@ -58,26 +67,75 @@ TYPED_TEST(ConjugateGradient, SolvesConstrainedStiffness) {
   for (std::size_t i = 0; i < r.size(); ++i) r[i] = sys.rhs[i] - r[i];
   EXPECT_LE(kfem::test::norm2(r), 100 * opts.tolerance * kfem::test::norm2(sys.rhs));
   EXPECT_LT(kfem::tip_deflection(TypeParam(), x, sys.tip), 0.0);  // the load pushes the tip down
+  }
+}
+
+// The two recurrences take the same steps in exact arithmetic: the same iteration count (give or
+// take one at the tolerance's edge) and solutions that agree far below the tolerance.
+TYPED_TEST(ConjugateGradient, SingleReductionFollowsClassic) {
+  const SmallSystem<TypeParam> sys;
+  std::vector<double> u[2];
+  int iterations[2];
+  for (const bool single : {false, true}) {
+    Kokkos::View<double*, typename TypeParam::memory_space> x("x", sys.K.num_rows);
+    kfem::CgOptions opts = recurrence(single);
+    opts.tolerance = 1e-12;
+    const auto res = kfem::conjugate_gradient(TypeParam(), sys.A.graph, sys.A.values, sys.b, x, opts);
+    ASSERT_TRUE(res.converged);
+    u[single] = kfem::test::to_vector(x);
+    iterations[single] = res.iterations;
+  }
+  EXPECT_LE(std::abs(iterations[0] - iterations[1]), 1);
+  double diff = 0, scale = 0;
+  for (std::size_t i = 0; i < u[0].size(); ++i) {
+    diff = std::max(diff, std::abs(u[0][i] - u[1][i]));
+    scale = std::max(scale, std::abs(u[0][i]));
+  }
+  EXPECT_GT(scale, 0.0);
+  EXPECT_LE(diff, 1e-9 * scale);
 }
 
 TYPED_TEST(ConjugateGradient, ZeroRhsGivesZeroSolution) {
   const SmallSystem<TypeParam> sys;
-  Kokkos::View<double*, typename TypeParam::memory_space> b("b", sys.K.num_rows), x("x", sys.K.num_rows);
-  Kokkos::deep_copy(x, 1.0);  // must be overwritten: CG starts from zero
-  const auto res = kfem::conjugate_gradient(TypeParam(), sys.A.graph, sys.A.values, b, x, kfem::CgOptions{});
-  EXPECT_TRUE(res.converged);
-  EXPECT_EQ(res.iterations, 0);
-  for (double v : kfem::test::to_vector(x)) ASSERT_EQ(v, 0.0);
+  for (const bool single : {false, true}) {
+    SCOPED_TRACE(single ? "single reduction" : "classic");
+    Kokkos::View<double*, typename TypeParam::memory_space> b("b", sys.K.num_rows), x("x", sys.K.num_rows);
+    Kokkos::deep_copy(x, 1.0);  // must be overwritten: CG starts from zero
+    const auto res = kfem::conjugate_gradient(TypeParam(), sys.A.graph, sys.A.values, b, x, recurrence(single));
+    EXPECT_TRUE(res.converged);
+    EXPECT_EQ(res.iterations, 0);
+    for (double v : kfem::test::to_vector(x)) ASSERT_EQ(v, 0.0);
+  }
 }
 
 TYPED_TEST(ConjugateGradient, ReportsIterationLimit) {
   const SmallSystem<TypeParam> sys;
-  Kokkos::View<double*, typename TypeParam::memory_space> x("x", sys.K.num_rows);
-  kfem::CgOptions opts;
-  opts.max_iterations = 3;
-  const auto res = kfem::conjugate_gradient(TypeParam(), sys.A.graph, sys.A.values, sys.b, x, opts);
-  EXPECT_FALSE(res.converged);
-  EXPECT_EQ(res.iterations, 3);
-  EXPECT_GT(res.relative_residual, opts.tolerance);
+  for (const bool single : {false, true}) {
+    SCOPED_TRACE(single ? "single reduction" : "classic");
+    Kokkos::View<double*, typename TypeParam::memory_space> x("x", sys.K.num_rows);
+    kfem::CgOptions opts = recurrence(single);
+    opts.max_iterations = 3;
+    const auto res = kfem::conjugate_gradient(TypeParam(), sys.A.graph, sys.A.values, sys.b, x, opts);
+    EXPECT_FALSE(res.converged);
+    EXPECT_EQ(res.iterations, 3);
+    EXPECT_GT(res.relative_residual, opts.tolerance);
+  }
+}
+
+// A matrix that is not positive definite along the first direction stops either recurrence with
+// converged = false and the offending curvature, instead of dividing by it.
+TYPED_TEST(ConjugateGradient, StopsOnNegativeCurvature) {
+  const SmallSystem<TypeParam> sys;
+  for (const bool single : {false, true}) {
+    SCOPED_TRACE(single ? "single reduction" : "classic");
+    std::vector<double> negated = sys.K.vals;
+    for (double& v : negated) v = -v;
+    const auto values = kfem::test::to_view<double, typename TypeParam::memory_space>(negated, "negated");
+    Kokkos::View<double*, typename TypeParam::memory_space> x("x", sys.K.num_rows);
+    const auto res = kfem::conjugate_gradient(TypeParam(), sys.A.graph, values, sys.b, x, recurrence(single));
+    EXPECT_FALSE(res.converged);
+    EXPECT_EQ(res.iterations, 0);
+    EXPECT_LT(res.curvature, 0.0);
+  }
 }
 }  // namespace

@@ -45,7 +45,7 @@ struct HostSums {
 template <class Exec>
 class DeviceSums {
  public:
-  static constexpr int max_partials = 2;  // CG's largest group: r.r and r.z
+  static constexpr int max_partials = 3;  // CG's largest group: single reduction's r.r, r.u, u.Au
   DeviceSums(const Exec& exec, const DeviceComm& device)
       : exec_(exec),
         device_(&device),
@@ -127,8 +127,9 @@ Kokkos::View<ordinal_t*, typename Exec::memory_space> rows_with_ghost_columns(
 
 struct DistributedCgResult {
   CgResult cg;
-  // of cg.seconds: the exchanges where they hold the host until done (MPI); a stream-ordered
-  // (NCCL) exchange returns at once, so its share is not timed here (-1)
+  // of cg.seconds: the host's time inside the exchanges where they hold it (MPI: the pack and, host-
+  // staged, the copies, then the messages, while the owned columns' product runs on the device); a
+  // stream-ordered (NCCL) exchange returns at once, so its share is not timed here (-1)
   double halo_s = 0;
 };
 
@@ -144,49 +145,47 @@ DistributedCgResult distributed_conjugate_gradient(
   using Device = Kokkos::Device<Exec, typename Exec::memory_space>;
   using Vec = Kokkos::View<S*, Device>;
   using Matrix = KokkosSparse::CrsMatrix<S, ordinal_t, Device, void, offset_t>;
+  using clock = std::chrono::steady_clock;
   const ordinal_t n = A.num_rows;
   exec.fence();
   comm.barrier();
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = clock::now();
   const Vec inv_diag(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::cg_inv_diag"), n);
   cg_detail::inverse_diagonal(exec, A, values, inv_diag);
   const Matrix mat("kfem::owned_rows", num_cols, values,
                    typename Matrix::StaticCrsGraphType(A.cols, A.row_map));
-  // CG's direction is the owned part of p_ext (owned entries, then ghosts), whose ghost entries stay
-  // 0: the halo lands in `ghosts`. The product then comes in two parts, Kokkos Kernels' spmv over
-  // p_ext (the owned columns' share) and the ghost columns' share of the rows that have any, so
-  // through NCCL the first part runs while the ghosts travel. MPI holds the host: it goes first.
-  const Vec p_ext("kfem::cg_p_local", num_cols);
-  const Vec p_owned(p_ext, Kokkos::make_pair(std::size_t(0), std::size_t(n)));
+  // The vector CG's operator reads is the owned part of v_ext (owned entries, then ghosts), whose
+  // ghost entries stay 0: the halo lands in `ghosts`. The product comes in two parts, Kokkos
+  // Kernels' spmv over v_ext (the owned columns' share) and the ghost columns' share of the rows
+  // that have any, so the first part runs while the ghosts travel: through NCCL on the GPUs, and
+  // through MPI while the host exchanges them (the spmv is enqueued before the messages).
+  const Vec v_ext("kfem::cg_operand_local", num_cols);
+  const Vec v_owned(v_ext, Kokkos::make_pair(std::size_t(0), std::size_t(n)));
   const Vec ghosts("kfem::cg_ghosts", std::size_t(num_cols - n));
   const auto ghost_rows = dcg_detail::rows_with_ghost_columns(exec, A, n);
   const int lanes = on_host<Exec> ? 1 : 32;
   DistributedCgResult out;
-  out.halo_s = halo.device() ? -1.0 : 0.0;
-  const auto apply = [&](const Vec&, const Vec& Ap) {  // p is p_owned
-    const auto owned_part = [&] { KokkosSparse::spmv("N", S(1), mat, p_ext, S(0), Ap); };
-    if (halo.device()) {
-      halo.start(p_ext, ghosts);
-      owned_part();
-      halo.finish(ghosts);
-    } else {
-      const auto h0 = std::chrono::steady_clock::now();
-      halo.start(p_ext, ghosts);
-      halo.finish(ghosts);
-      out.halo_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - h0).count();
-      owned_part();
-    }
+  const auto held = [&](auto&& f) {
+    const auto t0 = clock::now();
+    f();
+    out.halo_s += std::chrono::duration<double>(clock::now() - t0).count();
+  };
+  const auto apply = [&](const Vec&, const Vec& Av) {  // v is v_owned
+    held([&] { halo.start(v_ext, ghosts); });
+    KokkosSparse::spmv("N", S(1), mat, v_ext, S(0), Av);
+    held([&] { halo.finish(ghosts); });
     if (ghost_rows.extent(0) > 0)  // on Exec's default instance, after the spmv and the halo
       Kokkos::parallel_for(
           "kfem::cg_ghost_columns", Kokkos::TeamPolicy<Exec>(ghost_rows.extent(0), 1, lanes),
-          dcg_detail::AddGhostColumns<Exec, S>{ghost_rows, A.row_map, A.cols, values, ghosts, Ap, n});
+          dcg_detail::AddGhostColumns<Exec, S>{ghost_rows, A.row_map, A.cols, values, ghosts, Av, n});
   };
   const auto solve = [&](const auto& sums) {
     return cg_detail::iterate(exec, apply, inv_diag, Kokkos::View<const S*, Device>(b), Vec(x), opts, sums,
-                              p_owned);
+                              v_owned);
   };
   out.cg = sums_device ? solve(DeviceSums<Exec>(exec, *sums_device)) : solve(HostSums{comm});
-  out.cg.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out.cg.seconds = std::chrono::duration<double>(clock::now() - start).count();
+  if (halo.device()) out.halo_s = -1.0;
   return out;
 }
 

@@ -1,8 +1,8 @@
 // The halo exchange of a distributed vector: each rank sends the entries of its owned DOFs that
 // its peers hold as ghosts and receives its own ghost entries, one message per peer each way.
 // Two transports, the same bytes: MPI sends host memory, or device memory with a device-aware MPI,
-// in place, else the packed send buffer and the ghost block go through host copies ("host-staged",
-// fenced); NCCL (a DeviceComm) sends device memory GPU to GPU, enqueued on the execution space's
+// in place, else the packed send buffer and the ghost block go through page-locked host copies
+// ("host-staged"); NCCL (a DeviceComm) sends device memory GPU to GPU, enqueued on the execution space's
 // stream after the pack kernel, so nothing waits on the host.
 #pragma once
 #include <Kokkos_Core.hpp>
@@ -70,8 +70,8 @@ class Halo {
     send_buf_ = Vec("kfem::halo_send", dofs.size());
     staged_ = !device_ && !on_host<Exec> && !device_aware_mpi();
     if (staged_) {
-      host_send_ = Kokkos::View<S*, Kokkos::HostSpace>("kfem::halo_send_host", dofs.size());
-      host_ghosts_ = Kokkos::View<S*, Kokkos::HostSpace>("kfem::halo_ghosts_host", ghosts_);
+      host_send_ = HostVec("kfem::halo_send_host", dofs.size());
+      host_ghosts_ = HostVec("kfem::halo_ghosts_host", ghosts_);
     }
     exec.fence();
   }
@@ -85,29 +85,26 @@ class Halo {
   }
 
   // The exchange in two halves, the ghosts landing in `ghosts` (ghost_count() entries; x's own ghost
-  // block, or a vector of their own). Through NCCL, start enqueues the pack and the messages and
-  // returns; work on exec between start and finish runs while the messages move (it must not read
-  // `ghosts`); finish makes exec's later work wait for them. Through MPI, finish holds the host until
-  // the ghosts are in place.
+  // block, or a vector of their own); work enqueued on exec between start and finish runs while the
+  // messages move (it must not read `ghosts`), and finish makes exec's later work wait for them.
+  // Through NCCL, start enqueues the pack and the messages and returns. Through MPI, start waits for
+  // the pack (and, host-staged, its copy to the host) and finish holds the host while the messages
+  // move, then enqueues the ghosts' copy to the device.
   void start(const Vec& x, const Vec& ghosts) const {
     if (send_dofs_.extent(0) > 0)
       Kokkos::parallel_for("kfem::halo_pack", Kokkos::RangePolicy<Exec>(exec_, 0, send_dofs_.extent(0)),
                            halo_detail::Pack<Mem, S>{send_dofs_, x, send_buf_});
     if (device_)
-      device_->start_exchange(messages(send_, send_buf_.data()), messages(recv_, ghosts.data()),
-                              native_stream(exec_));
-    else if (staged_)
-      Kokkos::deep_copy(exec_, host_send_, send_buf_);
+      return device_->start_exchange(messages(send_, send_buf_.data()), messages(recv_, ghosts.data()),
+                                     native_stream(exec_));
+    if (staged_) Kokkos::deep_copy(exec_, host_send_, send_buf_);
+    exec_.fence();  // also: the previous exchange's copy up has left host_ghosts_
   }
   void finish(const Vec& ghosts) const {
     if (device_) return device_->join(native_stream(exec_));
-    exec_.fence();
     comm_.exchange(messages(send_, staged_ ? host_send_.data() : send_buf_.data()),
                    messages(recv_, staged_ ? host_ghosts_.data() : ghosts.data()));
-    if (staged_) {
-      Kokkos::deep_copy(exec_, ghosts, host_ghosts_);
-      exec_.fence();
-    }
+    if (staged_) Kokkos::deep_copy(exec_, ghosts, host_ghosts_);
   }
   // tour: end halo-exchange
 
@@ -142,6 +139,7 @@ class Halo {
   Kokkos::View<ordinal_t*, Mem> send_dofs_;
   Vec send_buf_;
   bool staged_ = false;
-  Kokkos::View<S*, Kokkos::HostSpace> host_send_, host_ghosts_;
+  using HostVec = Kokkos::View<S*, typename HostStaging<Exec>::space>;  // page-locked where it pays
+  HostVec host_send_, host_ghosts_;
 };
 }  // namespace kfem::parallel

@@ -226,6 +226,7 @@ json solve_report(const Model& model, const Settings& settings, const PointReque
               {"cg_converged", cg.converged},
               {"cg_s", cg.seconds},
               {"cg_s_per_iteration", cg.iterations > 0 ? cg.seconds / cg.iterations : 0.0},
+              {"cg_recurrence", settings.single_reduction ? "single reduction" : "classic"},
               {"tolerance", settings.tolerance}};
   out.update(solution_summary(model, settings, bc, u, K));
   if (req.reference) {  // max |u - u_ref| / max |u_ref|: entries near zero judged on the solution's scale

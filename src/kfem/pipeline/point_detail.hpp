@@ -97,6 +97,13 @@ SolveInputs<S, Mem> solve_inputs(const PointRequest& req) {
           to_device_vector<S, Mem>(bc.values, "kfem::fixed_values")};
 }
 
+// CG's options as the deck sets them (solver.*).
+inline CgOptions cg_options(const Settings& settings) {
+  CgOptions opts{settings.tolerance, settings.max_iterations};
+  opts.single_reduction = settings.single_reduction;
+  return opts;
+}
+
 // CG on a constrained CSR (full, or its lower triangle); u receives the solution.
 template <class Exec, class S>
 CgResult csr_cg(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
@@ -104,7 +111,7 @@ CgResult csr_cg(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A
                 const Kokkos::View<S*, typename Exec::memory_space>& rhs, bool lower,
                 const Settings& settings, std::vector<double>& u) {
   const Kokkos::View<S*, typename Exec::memory_space> x("kfem::u", A.num_rows);
-  CgOptions opts{settings.tolerance, settings.max_iterations};
+  CgOptions opts = cg_options(settings);
   opts.symmetric_storage = lower;  // y = (L + L^T - D) x on the lower triangle
   const CgResult cg = conjugate_gradient(exec, A, values, rhs, x, opts);
   u = to_host_vector(x);

@@ -244,7 +244,7 @@ json distributed(const Exec& exec, const parallel::Comm& comm, const Model& glob
     const Kokkos::View<const S*, Mem> b = Kokkos::subview(rhs, Kokkos::make_pair(ordinal_t(0), n_owned));
     const auto res = parallel::distributed_conjugate_gradient(
         exec, comm, halo, sums_via == Transport::nccl ? &*nccl : nullptr, owned, local_cols, owned_values, b,
-        x, CgOptions{settings.tolerance, settings.max_iterations});
+        x, cg_options(settings));
     mine.cg_s = res.cg.seconds, mine.halo_s = res.halo_s;
     mine.halo_exchange_s = parallel::time_halo_exchange(exec, comm, halo, local_cols);
     mine.sum_s = parallel::time_sum(exec, comm, sums_via == Transport::nccl ? &*nccl : nullptr, x);

@@ -49,6 +49,7 @@ struct Settings {
   double capacitor_triangles = 2.0e4;                    // the capacitor mesher's size knob
   double tolerance = 1e-8;                               // CG's relative residual
   int max_iterations = 20000;
+  bool single_reduction = false;  // CG's Chronopoulos-Gear recurrence (CgOptions::single_reduction)
   long verify_limit = 3000000;  // elements above which the host oracle is skipped (reported as such)
   VerifyMethod verify = VerifyMethod::products;
   // How a point sets up, assembles and is timed (inputs/README.md: assembly.*, bench.*, output.*).

@@ -23,6 +23,11 @@ struct CgOptions {
   // The graph and values hold only the lower triangle (columns <= row, sorted, diagonal present)
   // of the symmetric matrix, applied with symmetric_spmv instead of a full Kokkos Kernels spmv.
   bool symmetric_storage = false;
+  // Chronopoulos and Gear's single-reduction CG: the three scalars of a step (r.r, r.u and u.Au)
+  // summed in one reduction, so a step waits for the device (and, across ranks, for one message)
+  // once instead of twice, for one more vector update (A p carried as s = w + beta s). The same
+  // iterates in exact arithmetic; rounding differs.
+  bool single_reduction = false;
 };
 
 struct CgResult {
@@ -138,21 +143,21 @@ void partial_dot(const V& a, const W& b, const PartialsView<1, Mem>& mine) {
                           PartialDot<ConstVec>{a, b}, Kokkos::Sum<Partials<1>, Mem>(mine));
 }
 
-// The Jacobi-CG recurrence, written once for every operator: apply(p, Ap) sets Ap = A p on Exec's
-// default instance, where the kernels here and Kokkos Kernels' calls run too; reduce.total makes
-// the partial sums global. Two waits per iteration: p.Ap, and r.r with r.z (fused with the x, r
-// and z updates). p is the direction's storage (n entries, zeroed here), for an operator that wants
-// it inside a vector of its own (the distributed halo vector); given none, it is allocated.
-template <class Exec, class Vec, class ConstVec, class Apply, class Reduce = LocalReductions>
-CgResult iterate(const Exec& exec, const Apply& apply, const Vec& inv_diag, const ConstVec& b, const Vec& x,
-                 const CgOptions& opts, const Reduce& reduce = {}, Vec p = {}) {
+template <class Vec>
+Vec uninitialized(const std::string& label, std::size_t n) {
+  return Vec(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
+}
+
+// The classic Jacobi-CG recurrence (iterate's below). Two waits per iteration: p.Ap, and r.r with
+// r.z (fused with the x, r and z updates). The operator reads p.
+template <class Exec, class Vec, class ConstVec, class Apply, class Reduce>
+CgResult iterate_classic(const Exec& exec, const Apply& apply, const Vec& inv_diag, const ConstVec& b,
+                         const Vec& x, const CgOptions& opts, const Reduce& reduce, Vec p) {
   using S = typename Vec::non_const_value_type;
   using Mem = typename Vec::memory_space;
   using In = Kokkos::View<const S*, typename Vec::device_type>;
   const auto n = x.extent(0);
-  const auto vec = [n](const std::string& label) {
-    return Vec(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
-  };
+  const auto vec = [n](const std::string& label) { return uninitialized<Vec>(label, n); };
   const Vec r = vec("kfem::cg_r"), z = vec("kfem::cg_z"), Ap = vec("kfem::cg_Ap");
   if (p.extent(0) != n) p = vec("kfem::cg_p");
   Kokkos::deep_copy(exec, p, S(0));  // the first update p = z + 0 p reads it
@@ -192,6 +197,110 @@ CgResult iterate(const Exec& exec, const Apply& apply, const Vec& inv_diag, cons
   res.relative_residual = bnorm > 0 ? rnorm / bnorm : 0.0;
   res.rhs_norm = bnorm;
   return res;
+}
+// One single-reduction step's vector work in one pass: p = u + beta p, s = w + beta s (s = A p,
+// carried), x += alpha p, r -= alpha s, u = D^-1 r. The first step takes p = u and s = w (p and s
+// may hold anything before it).
+template <class Vec, class ConstVec>
+struct SingleReductionStep {
+  Vec x, r, u, p, s;
+  ConstVec w, inv_diag;
+  typename Vec::non_const_value_type alpha, beta;
+  bool first;
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t i) const {
+    const auto pi = first ? u(i) : u(i) + beta * p(i);
+    const auto si = first ? w(i) : w(i) + beta * s(i);
+    p(i) = pi;
+    s(i) = si;
+    x(i) += alpha * pi;
+    const auto ri = r(i) - alpha * si;
+    r(i) = ri;
+    u(i) = inv_diag(i) * ri;
+  }
+};
+
+template <class Vec, class ConstVec>
+struct Precondition {  // u = D^-1 r
+  Vec u;
+  ConstVec r, inv_diag;
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t i) const { u(i) = inv_diag(i) * r(i); }
+};
+
+// r.r, r.u and w.u (w = A u) in double: all of a single-reduction step's scalars.
+template <class ConstVec>
+struct SingleReductionDots {
+  ConstVec r, u, w;
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t i, Partials<3>& s) const {
+    const double ri = r(i), ui = u(i);
+    s.v[0] += ri * ri;
+    s.v[1] += ri * ui;
+    s.v[2] += double(w(i)) * ui;
+  }
+};
+
+// Chronopoulos and Gear's recurrence (CgOptions::single_reduction). One wait per iteration: the
+// step's vector work, w = A u, then r.r, r.u and u.Au together. p.Ap, which the classic recurrence
+// sums, follows from them: p.Ap = u.Au - beta r.u / alpha_before. The operator reads u.
+template <class Exec, class Vec, class ConstVec, class Apply, class Reduce>
+CgResult iterate_single_reduction(const Exec& exec, const Apply& apply, const Vec& inv_diag, const ConstVec& b,
+                                  const Vec& x, const CgOptions& opts, const Reduce& reduce, Vec u) {
+  using S = typename Vec::non_const_value_type;
+  using Mem = typename Vec::memory_space;
+  using In = Kokkos::View<const S*, typename Vec::device_type>;
+  const auto n = x.extent(0);
+  const auto vec = [n](const std::string& label) { return uninitialized<Vec>(label, n); };
+  const Vec r = vec("kfem::cg_r"), w = vec("kfem::cg_w"), p = vec("kfem::cg_p"), s = vec("kfem::cg_s");
+  if (u.extent(0) != n) u = vec("kfem::cg_u");
+  Kokkos::deep_copy(exec, x, S(0));
+  Kokkos::deep_copy(exec, r, b);
+  exec.fence();  // the calls below run on Exec's default instance, not necessarily on exec
+
+  Kokkos::parallel_for("kfem::cg_precondition", Kokkos::RangePolicy<Exec>(0, n), Precondition<Vec, In>{u, r, inv_diag});
+  const PartialsView<3, Mem> part("kfem::cg_rr_ru_wu");
+  const auto sums = [&] {  // w = A u, then the step's one wait
+    apply(u, w);
+    Kokkos::parallel_reduce("kfem::cg_dots", Kokkos::RangePolicy<Exec>(0, n), SingleReductionDots<In>{r, u, w},
+                            Kokkos::Sum<Partials<3>, Mem>(part));
+    return reduce.total(part);
+  };
+  CgResult res;
+  auto d = sums();  // r = b: ||b||^2, b.u and u.Au
+  const double bnorm = std::sqrt(d[0]);
+  double rnorm = bnorm, ru = d[1], uAu = d[2], alpha = 1, beta = 0;
+  for (;;) {
+    res.converged = rnorm <= opts.tolerance * bnorm;
+    if (res.converged || res.iterations >= opts.max_iterations) break;
+    const double pAp = res.iterations == 0 ? uAu : uAu - beta * ru / alpha;
+    res.curvature = pAp;
+    if (!(pAp > 0)) break;  // not SPD along p (or NaN): report failure rather than divide by it
+    alpha = ru / pAp;
+    Kokkos::parallel_for("kfem::cg_step", Kokkos::RangePolicy<Exec>(0, n),
+                         SingleReductionStep<Vec, In>{x, r, u, p, s, w, inv_diag, S(alpha), S(beta),
+                                                      res.iterations == 0});
+    d = sums();
+    ++res.iterations;
+    beta = d[1] / ru;
+    ru = d[1];
+    uAu = d[2];
+    rnorm = std::sqrt(d[0]);
+  }
+  Exec().fence();
+  exec.fence();
+  res.relative_residual = bnorm > 0 ? rnorm / bnorm : 0.0;
+  res.rhs_norm = bnorm;
+  return res;
+}
+
+// The Jacobi-CG recurrence, written once for every operator: apply(v, Av) sets Av = A v on Exec's
+// default instance, where the kernels here and Kokkos Kernels' calls run too; reduce.total makes
+// the partial sums global. `operand` is the storage of the vector the operator reads (p, or u with
+// opts.single_reduction; n entries), for an operator that wants it inside a vector of its own (the
+// distributed halo vector); given none, it is allocated.
+template <class Exec, class Vec, class ConstVec, class Apply, class Reduce = LocalReductions>
+CgResult iterate(const Exec& exec, const Apply& apply, const Vec& inv_diag, const ConstVec& b, const Vec& x,
+                 const CgOptions& opts, const Reduce& reduce = {}, Vec operand = {}) {
+  return opts.single_reduction ? iterate_single_reduction(exec, apply, inv_diag, b, x, opts, reduce, operand)
+                               : iterate_classic(exec, apply, inv_diag, b, x, opts, reduce, operand);
 }
 }  // namespace cg_detail
 

@@ -23,8 +23,9 @@ namespace {
 double median_of(const json& p) {
   return p["assembly"]["stats"]["median"].get<double>();
 }
+// One CG iteration, the solve's set-up (paid once per solve, however long) apart.
 double cg_per_iteration(const json& p) {
-  return p.contains("solve") ? p["solve"]["cg_s_per_iteration"].get<double>() : 0.0;
+  return p.contains("solve") ? p["solve"]["cg_iteration_s"].get<double>() : 0.0;
 }
 
 // Efficiencies of one series (one strategy, one mode) against its first point, into each point.

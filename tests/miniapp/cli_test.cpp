@@ -329,6 +329,12 @@ TEST_F(amorim, BenchSolvesEveryPoint) {
     const auto& s = p.at("solve");
     EXPECT_TRUE(s.at("cg_converged").get<bool>());
     EXPECT_GT(s.at("cg_s_per_iteration").get<double>(), 0.0);
+    // the iterations alone and the set-up add up to the whole solve
+    const double iterations = s.at("cg_iterations").get<double>(), whole = s.at("cg_s").get<double>();
+    EXPECT_GT(s.at("cg_iteration_s").get<double>(), 0.0);
+    EXPECT_GE(s.at("cg_setup_s").get<double>(), 0.0);
+    EXPECT_NEAR(s.at("cg_iteration_s").get<double>() * iterations + s.at("cg_setup_s").get<double>(), whole,
+                1e-9 * whole);
     EXPECT_LT(s.at("relative_difference_vs_reference").get<double>(), 1e-8)
         << p.at("race") << " " << s.at("operator");
     EXPECT_TRUE(p.at("setup").contains("coloring_greedy_s"));

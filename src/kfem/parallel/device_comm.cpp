@@ -32,14 +32,22 @@ struct State {
 State& of(const std::shared_ptr<void>& s) {
   return *static_cast<State*>(s.get());
 }
-// Runs `ops` on the communicator's stream after everything enqueued on `caller` so far; joined(),
-// later, makes `caller`'s work from then on wait for them (and for anything after them there).
-template <class Ops>
-void started(State& st, void* caller, Ops&& ops) {
+// marked(): the communicator's stream waits for everything enqueued on `caller` so far; after it,
+// ops() runs there; joined(), later, makes `caller`'s work from then on wait for them (and for
+// anything after them there).
+void marked(State& st, void* caller) {
   check(cudaEventRecord(st.ready, static_cast<cudaStream_t>(caller)), "cudaEventRecord");
   check(cudaStreamWaitEvent(st.stream, st.ready, 0), "cudaStreamWaitEvent");
+}
+template <class Ops>
+void ops_after_mark(State& st, Ops&& ops) {
   ops(st.stream);
   check(cudaEventRecord(st.done, st.stream), "cudaEventRecord");
+}
+template <class Ops>
+void started(State& st, void* caller, Ops&& ops) {
+  marked(st, caller);
+  ops_after_mark(st, ops);
 }
 void joined(State& st, void* caller) {
   check(cudaStreamWaitEvent(static_cast<cudaStream_t>(caller), st.done, 0), "cudaStreamWaitEvent");
@@ -83,15 +91,20 @@ DeviceComm::~DeviceComm() = default;
 
 void DeviceComm::exchange(const std::vector<Comm::Message>& sends, const std::vector<Comm::Message>& receives,
                           void* stream) const {
-  start_exchange(sends, receives, stream);
+  mark(stream);
+  send_from_mark(sends, receives);
   join(stream);
 }
 
-void DeviceComm::start_exchange(const std::vector<Comm::Message>& sends,
-                                const std::vector<Comm::Message>& receives, void* stream) const {
-  if (sends.empty() && receives.empty()) return;
+void DeviceComm::mark(void* stream) const {
+  marked(of(state_), stream);
+}
+
+void DeviceComm::send_from_mark(const std::vector<Comm::Message>& sends,
+                                const std::vector<Comm::Message>& receives) const {
   State& st = of(state_);
-  started(st, stream, [&](cudaStream_t s) {
+  ops_after_mark(st, [&](cudaStream_t s) {
+    if (sends.empty() && receives.empty()) return;
     check(ncclGroupStart(), "ncclGroupStart");
     for (const Comm::Message& m : receives) check(ncclRecv(m.data, m.bytes, ncclUint8, m.peer, st.comm, s), "ncclRecv");
     for (const Comm::Message& m : sends) check(ncclSend(m.data, m.bytes, ncclUint8, m.peer, st.comm, s), "ncclSend");
@@ -124,7 +137,8 @@ DeviceComm::DeviceComm(const Comm&) {
 }
 DeviceComm::~DeviceComm() = default;
 void DeviceComm::exchange(const std::vector<Comm::Message>&, const std::vector<Comm::Message>&, void*) const {}
-void DeviceComm::start_exchange(const std::vector<Comm::Message>&, const std::vector<Comm::Message>&, void*) const {}
+void DeviceComm::mark(void*) const {}
+void DeviceComm::send_from_mark(const std::vector<Comm::Message>&, const std::vector<Comm::Message>&) const {}
 void DeviceComm::join(void*) const {}
 void DeviceComm::allgather(const void*, void*, std::size_t, void*) const {}
 #endif

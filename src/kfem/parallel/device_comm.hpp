@@ -11,20 +11,12 @@
 #include <cstddef>
 #include <memory>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "kfem/parallel/comm.hpp"
+#include "kfem/parallel/stream_mark.hpp"  // native_stream
 
 namespace kfem::parallel {
-// The execution space instance's native stream (a cudaStream_t), null for host spaces.
-template <class Exec>
-void* native_stream([[maybe_unused]] const Exec& exec) {
-#ifdef KOKKOS_ENABLE_CUDA
-  if constexpr (std::is_same_v<Exec, Kokkos::Cuda>) return exec.cuda_stream();
-#endif
-  return nullptr;
-}
 
 class DeviceComm {
  public:
@@ -44,10 +36,12 @@ class DeviceComm {
   // complete when the stream reaches them.
   void exchange(const std::vector<Comm::Message>& sends, const std::vector<Comm::Message>& receives,
                 void* stream) const;
-  // exchange in two halves: the messages start after what `stream` holds so far, but only work
-  // enqueued on `stream` after join(stream) waits for them; what comes between runs alongside.
-  void start_exchange(const std::vector<Comm::Message>& sends, const std::vector<Comm::Message>& receives,
-                      void* stream) const;
+  // exchange in parts: the messages start after what `stream` holds at mark(stream), but only work
+  // enqueued on `stream` after join(stream) waits for them; what comes between runs alongside. They
+  // may be enqueued after the mark, once the host has queued the stream's next work: NCCL's host
+  // side then takes no time from the device.
+  void mark(void* stream) const;
+  void send_from_mark(const std::vector<Comm::Message>& sends, const std::vector<Comm::Message>& receives) const;
   void join(void* stream) const;
   // all[q] = rank q's `bytes` at `mine`, on every rank (device pointers; all holds size() * bytes).
   void allgather(const void* mine, void* all, std::size_t bytes, void* stream) const;

@@ -70,66 +70,126 @@ class DeviceSums {
 };
 
 namespace dcg_detail {
-// y(r) += the ghost columns' share of row r, for the rows that have any: the product's second part,
-// after the halo (the first, Kokkos Kernels' spmv, read the ghost entries as 0).
-template <class Exec, class S>
-struct AddGhostColumns {
-  using Mem = typename Exec::memory_space;
-  using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
-  Kokkos::View<const ordinal_t*, Mem> rows;
+// The ghost columns' entries of A, row by row for the rows that have any: where each sits in A's
+// values and which ghost it multiplies. A few percent of the rows and a third of their entries: the
+// product's second part reads these, not the rows.
+template <class Mem>
+struct GhostEntries {
+  Kokkos::View<ordinal_t*, Mem> rows;     // the rows with a ghost column, in order
+  Kokkos::View<offset_t*, Mem> row_map;   // rows.extent(0) + 1 offsets into at and ghost
+  Kokkos::View<offset_t*, Mem> at;        // positions in A's values
+  Kokkos::View<ordinal_t*, Mem> ghost;    // column - owned
+};
+
+template <class Mem>
+struct CountGhostEntries {  // per row: how many of its columns are ghosts
   Kokkos::View<const offset_t*, Mem> row_map;
   Kokkos::View<const ordinal_t*, Mem> cols;
-  Kokkos::View<const S*, Mem> values, ghosts;
-  Kokkos::View<S*, Mem> y;
-  ordinal_t owned;  // columns >= owned are ghosts
-  KOKKOS_INLINE_FUNCTION void operator()(const member_type& t) const {
-    const ordinal_t r = rows(t.league_rank());
-    S sum = S(0);
-    Kokkos::parallel_reduce(
-        Kokkos::ThreadVectorRange(t, row_map(r), row_map(r + 1)),
-        [&](offset_t k, S& s) {
-          const ordinal_t c = cols(k);
-          if (c >= owned) s += values(k) * ghosts(c - owned);
-        },
-        sum);
-    Kokkos::single(Kokkos::PerTeam(t), [&] { y(r) += sum; });
+  Kokkos::View<offset_t*, Mem> count;
+  ordinal_t owned;
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t r) const {
+    offset_t n = 0;
+    for (offset_t k = row_map(r); k < row_map(r + 1); ++k) n += cols(k) >= owned ? 1 : 0;
+    count(r) = n;
   }
 };
 
-// The rows of A with a column >= owned, in order (on exec).
-template <class Exec>
-Kokkos::View<ordinal_t*, typename Exec::memory_space> rows_with_ghost_columns(
-    const Exec& exec, const CsrGraph<typename Exec::memory_space>& A, ordinal_t owned) {
-  const auto row_map = A.row_map;
-  const auto cols = A.cols;
-  const auto has_ghost = KOKKOS_LAMBDA(ordinal_t r) {
+template <class Mem>
+struct ListGhostRows {  // the rows with a count, in order
+  Kokkos::View<const offset_t*, Mem> count;
+  Kokkos::View<ordinal_t*, Mem> rows;
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t r, ordinal_t& at, bool final) const {
+    if (count(r) == 0) return;
+    if (final) rows(at) = r;
+    ++at;
+  }
+};
+
+template <class Mem>
+struct GhostOffsets {  // row_map(i) = the entries of the ghost rows before i
+  Kokkos::View<const offset_t*, Mem> count;
+  Kokkos::View<const ordinal_t*, Mem> rows;
+  Kokkos::View<offset_t*, Mem> row_map;
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t i, offset_t& at, bool final) const {
+    if (final) row_map(i) = at;
+    at += count(rows(i));
+  }
+};
+
+template <class Mem>
+struct FillGhostEntries {
+  Kokkos::View<const offset_t*, Mem> row_map;
+  Kokkos::View<const ordinal_t*, Mem> cols;
+  GhostEntries<Mem> g;
+  ordinal_t owned;
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t i) const {
+    const ordinal_t r = g.rows(i);
+    offset_t j = g.row_map(i);
     for (offset_t k = row_map(r); k < row_map(r + 1); ++k)
-      if (cols(k) >= owned) return true;
-    return false;
-  };
-  ordinal_t count = 0;
-  Kokkos::parallel_reduce(
-      "kfem::cg_count_ghost_rows", Kokkos::RangePolicy<Exec>(exec, 0, A.num_rows),
-      KOKKOS_LAMBDA(ordinal_t r, ordinal_t & n) { n += has_ghost(r) ? 1 : 0; }, count);
-  const Kokkos::View<ordinal_t*, typename Exec::memory_space> rows(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::cg_ghost_rows"), count);
-  Kokkos::parallel_scan(
-      "kfem::cg_list_ghost_rows", Kokkos::RangePolicy<Exec>(exec, 0, A.num_rows),
-      KOKKOS_LAMBDA(ordinal_t r, ordinal_t & at, bool final) {
-        if (!has_ghost(r)) return;
-        if (final) rows(at) = r;
-        ++at;
-      });
+      if (cols(k) >= owned) {
+        g.at(j) = k;
+        g.ghost(j) = cols(k) - owned;
+        ++j;
+      }
+  }
+};
+
+template <class Mem>
+struct CountRows {
+  Kokkos::View<const offset_t*, Mem> count;
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t r, ordinal_t& n) const { n += count(r) > 0 ? 1 : 0; }
+};
+
+// A's ghost entries (columns >= owned), on exec.
+template <class Exec>
+GhostEntries<typename Exec::memory_space> ghost_entries(const Exec& exec,
+                                                       const CsrGraph<typename Exec::memory_space>& A,
+                                                       ordinal_t owned) {
+  using Mem = typename Exec::memory_space;
+  const auto none = Kokkos::WithoutInitializing;
+  const Kokkos::View<offset_t*, Mem> count(Kokkos::view_alloc(none, "kfem::cg_ghost_count"), A.num_rows);
+  Kokkos::parallel_for("kfem::cg_count_ghost_entries", Kokkos::RangePolicy<Exec>(exec, 0, A.num_rows),
+                       CountGhostEntries<Mem>{A.row_map, A.cols, count, owned});
+  ordinal_t rows_total = 0;
+  Kokkos::parallel_reduce("kfem::cg_count_ghost_rows", Kokkos::RangePolicy<Exec>(exec, 0, A.num_rows),
+                          CountRows<Mem>{count}, rows_total);
+  GhostEntries<Mem> g;
+  g.rows = Kokkos::View<ordinal_t*, Mem>(Kokkos::view_alloc(none, "kfem::cg_ghost_rows"), rows_total);
+  g.row_map = Kokkos::View<offset_t*, Mem>(Kokkos::view_alloc(none, "kfem::cg_ghost_row_map"), rows_total + 1);
+  Kokkos::parallel_scan("kfem::cg_list_ghost_rows", Kokkos::RangePolicy<Exec>(exec, 0, A.num_rows),
+                        ListGhostRows<Mem>{count, g.rows});
+  offset_t entries = 0;
+  Kokkos::parallel_scan("kfem::cg_ghost_offsets", Kokkos::RangePolicy<Exec>(exec, 0, rows_total),
+                        GhostOffsets<Mem>{count, g.rows, g.row_map}, entries);
+  Kokkos::deep_copy(exec, Kokkos::subview(g.row_map, rows_total), entries);
+  g.at = Kokkos::View<offset_t*, Mem>(Kokkos::view_alloc(none, "kfem::cg_ghost_at"), entries);
+  g.ghost = Kokkos::View<ordinal_t*, Mem>(Kokkos::view_alloc(none, "kfem::cg_ghost_column"), entries);
+  Kokkos::parallel_for("kfem::cg_fill_ghost_entries", Kokkos::RangePolicy<Exec>(exec, 0, rows_total),
+                       FillGhostEntries<Mem>{A.row_map, A.cols, g, owned});
   exec.fence();
-  return rows;
+  return g;
 }
+
+// y(r) += the ghost columns' share of row r, for the rows that have any: the product's second part,
+// after the halo (the first, Kokkos Kernels' spmv, read the ghost entries as 0).
+template <class Mem, class S>
+struct AddGhostColumns {
+  GhostEntries<Mem> g;
+  Kokkos::View<const S*, Mem> values, ghosts;
+  Kokkos::View<S*, Mem> y;
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t i) const {
+    S sum = S(0);
+    for (offset_t j = g.row_map(i); j < g.row_map(i + 1); ++j) sum += values(g.at(j)) * ghosts(g.ghost(j));
+    y(g.rows(i)) += sum;
+  }
+};
 }  // namespace dcg_detail
 
 struct DistributedCgResult {
   CgResult cg;
-  // of cg.seconds: the host's time inside the exchanges where they hold it (MPI: the pack and, host-
-  // staged, the copies, then the messages, while the owned columns' product runs on the device); a
-  // stream-ordered (NCCL) exchange returns at once, so its share is not timed here (-1)
+  // of cg.seconds: the host's time inside the exchanges where they hold it (MPI: waiting for the
+  // pack and, host-staged, its copy, then the messages, while the owned columns' product runs on
+  // the device); a stream-ordered (NCCL) exchange returns at once, so its share is not timed (-1)
   double halo_s = 0;
 };
 
@@ -162,8 +222,7 @@ DistributedCgResult distributed_conjugate_gradient(
   const Vec v_ext("kfem::cg_operand_local", num_cols);
   const Vec v_owned(v_ext, Kokkos::make_pair(std::size_t(0), std::size_t(n)));
   const Vec ghosts("kfem::cg_ghosts", std::size_t(num_cols - n));
-  const auto ghost_rows = dcg_detail::rows_with_ghost_columns(exec, A, n);
-  const int lanes = on_host<Exec> ? 1 : 32;
+  const auto ghost = dcg_detail::ghost_entries(exec, A, n);
   DistributedCgResult out;
   const auto held = [&](auto&& f) {
     const auto t0 = clock::now();
@@ -174,10 +233,9 @@ DistributedCgResult distributed_conjugate_gradient(
     held([&] { halo.start(v_ext, ghosts); });
     KokkosSparse::spmv("N", S(1), mat, v_ext, S(0), Av);
     held([&] { halo.finish(ghosts); });
-    if (ghost_rows.extent(0) > 0)  // on Exec's default instance, after the spmv and the halo
-      Kokkos::parallel_for(
-          "kfem::cg_ghost_columns", Kokkos::TeamPolicy<Exec>(ghost_rows.extent(0), 1, lanes),
-          dcg_detail::AddGhostColumns<Exec, S>{ghost_rows, A.row_map, A.cols, values, ghosts, Av, n});
+    if (ghost.rows.extent(0) > 0)  // on Exec's default instance, after the spmv and the halo
+      Kokkos::parallel_for("kfem::cg_ghost_columns", Kokkos::RangePolicy<Exec>(0, ghost.rows.extent(0)),
+                           dcg_detail::AddGhostColumns<typename Exec::memory_space, S>{ghost, values, ghosts, Av});
   };
   const auto solve = [&](const auto& sums) {
     return cg_detail::iterate(exec, apply, inv_diag, Kokkos::View<const S*, Device>(b), Vec(x), opts, sums,

@@ -17,6 +17,7 @@
 #include "kfem/parallel/comm.hpp"
 #include "kfem/parallel/device_comm.hpp"
 #include "kfem/parallel/distribute.hpp"
+#include "kfem/parallel/stream_mark.hpp"
 #include "kfem/parallel/transport.hpp"
 
 namespace kfem::parallel {
@@ -73,6 +74,11 @@ class Halo {
       host_send_ = HostVec("kfem::halo_send_host", dofs.size());
       host_ghosts_ = HostVec("kfem::halo_ghosts_host", ghosts_);
     }
+    if (device_) {  // one exchange now: NCCL connects to each peer at its first message, which took
+      // 18-41 ms on four H200s; it belongs to the halo's set-up, not to the first solve's
+      const Vec ghosts("kfem::halo_connect", ghosts_);
+      device_->exchange(messages(send_, send_buf_.data()), messages(recv_, ghosts.data()), native_stream(exec));
+    }
     exec.fence();
   }
 
@@ -87,21 +93,25 @@ class Halo {
   // The exchange in two halves, the ghosts landing in `ghosts` (ghost_count() entries; x's own ghost
   // block, or a vector of their own); work enqueued on exec between start and finish runs while the
   // messages move (it must not read `ghosts`), and finish makes exec's later work wait for them.
-  // Through NCCL, start enqueues the pack and the messages and returns. Through MPI, start waits for
-  // the pack (and, host-staged, its copy to the host) and finish holds the host while the messages
-  // move, then enqueues the ghosts' copy to the device.
-  void start(const Vec& x, const Vec& ghosts) const {
+  // start enqueues the pack (and, host-staged, its copy to the host) and marks the queue there.
+  // finish sends from the mark: through NCCL it enqueues the messages on the GPUs, to run from the
+  // mark on, and returns; through MPI it waits for the mark alone, not for the work enqueued since,
+  // holds the host while the messages move, then enqueues the ghosts' copy to the device. Either way
+  // the device has the work between start and finish to do while the host is busy.
+  void start(const Vec& x, const Vec&) const {
     if (send_dofs_.extent(0) > 0)
       Kokkos::parallel_for("kfem::halo_pack", Kokkos::RangePolicy<Exec>(exec_, 0, send_dofs_.extent(0)),
                            halo_detail::Pack<Mem, S>{send_dofs_, x, send_buf_});
-    if (device_)
-      return device_->start_exchange(messages(send_, send_buf_.data()), messages(recv_, ghosts.data()),
-                                     native_stream(exec_));
+    if (device_) return device_->mark(native_stream(exec_));
     if (staged_) Kokkos::deep_copy(exec_, host_send_, send_buf_);
-    exec_.fence();  // also: the previous exchange's copy up has left host_ghosts_
+    packed_.record(exec_);  // after the previous exchange's copy up, too: host_ghosts_ is free
   }
   void finish(const Vec& ghosts) const {
-    if (device_) return device_->join(native_stream(exec_));
+    if (device_) {
+      device_->send_from_mark(messages(send_, send_buf_.data()), messages(recv_, ghosts.data()));
+      return device_->join(native_stream(exec_));
+    }
+    packed_.wait();
     comm_.exchange(messages(send_, staged_ ? host_send_.data() : send_buf_.data()),
                    messages(recv_, staged_ ? host_ghosts_.data() : ghosts.data()));
     if (staged_) Kokkos::deep_copy(exec_, ghosts, host_ghosts_);
@@ -141,5 +151,6 @@ class Halo {
   bool staged_ = false;
   using HostVec = Kokkos::View<S*, typename HostStaging<Exec>::space>;  // page-locked where it pays
   HostVec host_send_, host_ghosts_;
+  mutable StreamMark packed_;  // start's mark: the send buffer is ready
 };
 }  // namespace kfem::parallel

@@ -226,6 +226,8 @@ json solve_report(const Model& model, const Settings& settings, const PointReque
               {"cg_converged", cg.converged},
               {"cg_s", cg.seconds},
               {"cg_s_per_iteration", cg.iterations > 0 ? cg.seconds / cg.iterations : 0.0},
+              {"cg_iteration_s", cg.iterations > 0 ? cg.iterations_seconds / cg.iterations : 0.0},
+              {"cg_setup_s", cg.seconds - cg.iterations_seconds},
               {"cg_recurrence", settings.single_reduction ? "single reduction" : "classic"},
               {"tolerance", settings.tolerance}};
   out.update(solution_summary(model, settings, bc, u, K));

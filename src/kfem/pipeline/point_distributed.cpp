@@ -232,13 +232,12 @@ json distributed(const Exec& exec, const parallel::Comm& comm, const Model& glob
                                    ? Transport::mpi
                                    : parallel::resolve_transport<Exec>(req.sums, "parallel.sums");
     std::optional<parallel::DeviceComm> nccl;
-    if (halo_via == Transport::nccl || sums_via == Transport::nccl) {
-      comm.barrier();  // not the wait for a rank still checking the matrix
-      const auto t0 = clock::now();
-      nccl.emplace(comm);
-      out["setup"]["nccl_init_s"] = comm.max(since(t0));
-    }
+    comm.barrier();  // not the wait for a rank still checking the matrix
+    const auto t0 = clock::now();
+    if (halo_via == Transport::nccl || sums_via == Transport::nccl) nccl.emplace(comm);
     const parallel::Halo<Exec, S> halo(exec, comm, part, C, halo_via == Transport::nccl ? &*nccl : nullptr);
+    // the communicator, and the halo's connections (its first exchange)
+    if (nccl) out["setup"]["nccl_init_s"] = comm.max(since(t0));
     const ordinal_t local_cols = C * ordinal_t(part.nodes.size());
     const Kokkos::View<S*, Mem> x("kfem::u", n_owned);
     const Kokkos::View<const S*, Mem> b = Kokkos::subview(rhs, Kokkos::make_pair(ordinal_t(0), n_owned));

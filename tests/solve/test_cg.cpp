@@ -49,24 +49,24 @@ kfem::CgOptions recurrence(bool single_reduction) {
 
 TYPED_TEST(ConjugateGradient, SolvesConstrainedStiffness) {
   for (const bool single : {false, true}) {
-  SCOPED_TRACE(single ? "single reduction" : "classic");
-  const SmallSystem<TypeParam> sys;
-  Kokkos::View<double*, typename TypeParam::memory_space> x("x", sys.K.num_rows);
-  kfem::CgOptions opts = recurrence(single);
-  opts.tolerance = 1e-10;
-  const auto res = kfem::conjugate_gradient(TypeParam(), sys.A.graph, sys.A.values, sys.b, x, opts);
-  EXPECT_TRUE(res.converged);
-  EXPECT_LE(res.relative_residual, opts.tolerance);
-  EXPECT_GT(res.iterations, 0);
-  EXPECT_LT(res.iterations, sys.K.num_rows);  // Jacobi-CG should need far fewer than n steps
-  EXPECT_GE(res.seconds, 0.0);
+    SCOPED_TRACE(single ? "single reduction" : "classic");
+    const SmallSystem<TypeParam> sys;
+    Kokkos::View<double*, typename TypeParam::memory_space> x("x", sys.K.num_rows);
+    kfem::CgOptions opts = recurrence(single);
+    opts.tolerance = 1e-10;
+    const auto res = kfem::conjugate_gradient(TypeParam(), sys.A.graph, sys.A.values, sys.b, x, opts);
+    EXPECT_TRUE(res.converged);
+    EXPECT_LE(res.relative_residual, opts.tolerance);
+    EXPECT_GT(res.iterations, 0);
+    EXPECT_LT(res.iterations, sys.K.num_rows);  // Jacobi-CG should need far fewer than n steps
+    EXPECT_GE(res.seconds, 0.0);
 
-  // True residual, independently: the recurrence residual may drift a little from it, hence 100x.
-  const auto xh = kfem::test::to_vector(x);
-  auto r = kfem::test::host_matvec(sys.K, xh);
-  for (std::size_t i = 0; i < r.size(); ++i) r[i] = sys.rhs[i] - r[i];
-  EXPECT_LE(kfem::test::norm2(r), 100 * opts.tolerance * kfem::test::norm2(sys.rhs));
-  EXPECT_LT(kfem::tip_deflection(TypeParam(), x, sys.tip), 0.0);  // the load pushes the tip down
+    // True residual, independently: the recurrence residual may drift a little from it, hence 100x.
+    const auto xh = kfem::test::to_vector(x);
+    auto r = kfem::test::host_matvec(sys.K, xh);
+    for (std::size_t i = 0; i < r.size(); ++i) r[i] = sys.rhs[i] - r[i];
+    EXPECT_LE(kfem::test::norm2(r), 100 * opts.tolerance * kfem::test::norm2(sys.rhs));
+    EXPECT_LT(kfem::tip_deflection(TypeParam(), x, sys.tip), 0.0);  // the load pushes the tip down
   }
 }
 
@@ -101,7 +101,8 @@ TYPED_TEST(ConjugateGradient, ZeroRhsGivesZeroSolution) {
     SCOPED_TRACE(single ? "single reduction" : "classic");
     Kokkos::View<double*, typename TypeParam::memory_space> b("b", sys.K.num_rows), x("x", sys.K.num_rows);
     Kokkos::deep_copy(x, 1.0);  // must be overwritten: CG starts from zero
-    const auto res = kfem::conjugate_gradient(TypeParam(), sys.A.graph, sys.A.values, b, x, recurrence(single));
+    const auto res =
+        kfem::conjugate_gradient(TypeParam(), sys.A.graph, sys.A.values, b, x, recurrence(single));
     EXPECT_TRUE(res.converged);
     EXPECT_EQ(res.iterations, 0);
     for (double v : kfem::test::to_vector(x)) ASSERT_EQ(v, 0.0);

@@ -106,8 +106,10 @@ void DeviceComm::send_from_mark(const std::vector<Comm::Message>& sends,
   ops_after_mark(st, [&](cudaStream_t s) {
     if (sends.empty() && receives.empty()) return;
     check(ncclGroupStart(), "ncclGroupStart");
-    for (const Comm::Message& m : receives) check(ncclRecv(m.data, m.bytes, ncclUint8, m.peer, st.comm, s), "ncclRecv");
-    for (const Comm::Message& m : sends) check(ncclSend(m.data, m.bytes, ncclUint8, m.peer, st.comm, s), "ncclSend");
+    for (const Comm::Message& m : receives)
+      check(ncclRecv(m.data, m.bytes, ncclUint8, m.peer, st.comm, s), "ncclRecv");
+    for (const Comm::Message& m : sends)
+      check(ncclSend(m.data, m.bytes, ncclUint8, m.peer, st.comm, s), "ncclSend");
     check(ncclGroupEnd(), "ncclGroupEnd");
   });
 }

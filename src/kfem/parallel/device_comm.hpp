@@ -41,7 +41,8 @@ class DeviceComm {
   // may be enqueued after the mark, once the host has queued the stream's next work: NCCL's host
   // side then takes no time from the device.
   void mark(void* stream) const;
-  void send_from_mark(const std::vector<Comm::Message>& sends, const std::vector<Comm::Message>& receives) const;
+  void send_from_mark(const std::vector<Comm::Message>& sends,
+                      const std::vector<Comm::Message>& receives) const;
   void join(void* stream) const;
   // all[q] = rank q's `bytes` at `mine`, on every rank (device pointers; all holds size() * bytes).
   void allgather(const void* mine, void* all, std::size_t bytes, void* stream) const;

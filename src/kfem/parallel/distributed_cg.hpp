@@ -75,10 +75,10 @@ namespace dcg_detail {
 // product's second part reads these, not the rows.
 template <class Mem>
 struct GhostEntries {
-  Kokkos::View<ordinal_t*, Mem> rows;     // the rows with a ghost column, in order
-  Kokkos::View<offset_t*, Mem> row_map;   // rows.extent(0) + 1 offsets into at and ghost
-  Kokkos::View<offset_t*, Mem> at;        // positions in A's values
-  Kokkos::View<ordinal_t*, Mem> ghost;    // column - owned
+  Kokkos::View<ordinal_t*, Mem> rows;    // the rows with a ghost column, in order
+  Kokkos::View<offset_t*, Mem> row_map;  // rows.extent(0) + 1 offsets into at and ghost
+  Kokkos::View<offset_t*, Mem> at;       // positions in A's values
+  Kokkos::View<ordinal_t*, Mem> ghost;   // column - owned
 };
 
 template <class Mem>
@@ -143,8 +143,8 @@ struct CountRows {
 // A's ghost entries (columns >= owned), on exec.
 template <class Exec>
 GhostEntries<typename Exec::memory_space> ghost_entries(const Exec& exec,
-                                                       const CsrGraph<typename Exec::memory_space>& A,
-                                                       ordinal_t owned) {
+                                                        const CsrGraph<typename Exec::memory_space>& A,
+                                                        ordinal_t owned) {
   using Mem = typename Exec::memory_space;
   const auto none = Kokkos::WithoutInitializing;
   const Kokkos::View<offset_t*, Mem> count(Kokkos::view_alloc(none, "kfem::cg_ghost_count"), A.num_rows);
@@ -155,7 +155,8 @@ GhostEntries<typename Exec::memory_space> ghost_entries(const Exec& exec,
                           CountRows<Mem>{count}, rows_total);
   GhostEntries<Mem> g;
   g.rows = Kokkos::View<ordinal_t*, Mem>(Kokkos::view_alloc(none, "kfem::cg_ghost_rows"), rows_total);
-  g.row_map = Kokkos::View<offset_t*, Mem>(Kokkos::view_alloc(none, "kfem::cg_ghost_row_map"), rows_total + 1);
+  g.row_map =
+      Kokkos::View<offset_t*, Mem>(Kokkos::view_alloc(none, "kfem::cg_ghost_row_map"), rows_total + 1);
   Kokkos::parallel_scan("kfem::cg_list_ghost_rows", Kokkos::RangePolicy<Exec>(exec, 0, A.num_rows),
                         ListGhostRows<Mem>{count, g.rows});
   offset_t entries = 0;
@@ -234,8 +235,9 @@ DistributedCgResult distributed_conjugate_gradient(
     KokkosSparse::spmv("N", S(1), mat, v_ext, S(0), Av);
     held([&] { halo.finish(ghosts); });
     if (ghost.rows.extent(0) > 0)  // on Exec's default instance, after the spmv and the halo
-      Kokkos::parallel_for("kfem::cg_ghost_columns", Kokkos::RangePolicy<Exec>(0, ghost.rows.extent(0)),
-                           dcg_detail::AddGhostColumns<typename Exec::memory_space, S>{ghost, values, ghosts, Av});
+      Kokkos::parallel_for(
+          "kfem::cg_ghost_columns", Kokkos::RangePolicy<Exec>(0, ghost.rows.extent(0)),
+          dcg_detail::AddGhostColumns<typename Exec::memory_space, S>{ghost, values, ghosts, Av});
   };
   const auto solve = [&](const auto& sums) {
     return cg_detail::iterate(exec, apply, inv_diag, Kokkos::View<const S*, Device>(b), Vec(x), opts, sums,

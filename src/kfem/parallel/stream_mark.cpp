@@ -11,7 +11,8 @@ namespace kfem::parallel {
 #ifdef KOKKOS_ENABLE_CUDA
 namespace {
 void check(cudaError_t rc, const char* what) {
-  if (rc != cudaSuccess) throw std::runtime_error(std::string("CUDA ") + what + ": " + cudaGetErrorString(rc));
+  if (rc != cudaSuccess)
+    throw std::runtime_error(std::string("CUDA ") + what + ": " + cudaGetErrorString(rc));
 }
 cudaEvent_t event_of(const std::shared_ptr<void>& e) {
   return static_cast<cudaEvent_t>(e.get());

@@ -248,8 +248,9 @@ struct SingleReductionDots {
 // step's vector work, w = A u, then r.r, r.u and u.Au together. p.Ap, which the classic recurrence
 // sums, follows from them: p.Ap = u.Au - beta r.u / alpha_before. The operator reads u.
 template <class Exec, class Vec, class ConstVec, class Apply, class Reduce>
-CgResult iterate_single_reduction(const Exec& exec, const Apply& apply, const Vec& inv_diag, const ConstVec& b,
-                                  const Vec& x, const CgOptions& opts, const Reduce& reduce, Vec u) {
+CgResult iterate_single_reduction(const Exec& exec, const Apply& apply, const Vec& inv_diag,
+                                  const ConstVec& b, const Vec& x, const CgOptions& opts,
+                                  const Reduce& reduce, Vec u) {
   using S = typename Vec::non_const_value_type;
   using Mem = typename Vec::memory_space;
   using In = Kokkos::View<const S*, typename Vec::device_type>;
@@ -261,12 +262,13 @@ CgResult iterate_single_reduction(const Exec& exec, const Apply& apply, const Ve
   Kokkos::deep_copy(exec, r, b);
   exec.fence();  // the calls below run on Exec's default instance, not necessarily on exec
 
-  Kokkos::parallel_for("kfem::cg_precondition", Kokkos::RangePolicy<Exec>(0, n), Precondition<Vec, In>{u, r, inv_diag});
+  Kokkos::parallel_for("kfem::cg_precondition", Kokkos::RangePolicy<Exec>(0, n),
+                       Precondition<Vec, In>{u, r, inv_diag});
   const PartialsView<3, Mem> part("kfem::cg_rr_ru_wu");
   const auto sums = [&] {  // w = A u, then the step's one wait
     apply(u, w);
-    Kokkos::parallel_reduce("kfem::cg_dots", Kokkos::RangePolicy<Exec>(0, n), SingleReductionDots<In>{r, u, w},
-                            Kokkos::Sum<Partials<3>, Mem>(part));
+    Kokkos::parallel_reduce("kfem::cg_dots", Kokkos::RangePolicy<Exec>(0, n),
+                            SingleReductionDots<In>{r, u, w}, Kokkos::Sum<Partials<3>, Mem>(part));
     return reduce.total(part);
   };
   CgResult res;
@@ -281,9 +283,9 @@ CgResult iterate_single_reduction(const Exec& exec, const Apply& apply, const Ve
     res.curvature = pAp;
     if (!(pAp > 0)) break;  // not SPD along p (or NaN): report failure rather than divide by it
     alpha = ru / pAp;
-    Kokkos::parallel_for("kfem::cg_step", Kokkos::RangePolicy<Exec>(0, n),
-                         SingleReductionStep<Vec, In>{x, r, u, p, s, w, inv_diag, S(alpha), S(beta),
-                                                      res.iterations == 0});
+    Kokkos::parallel_for(
+        "kfem::cg_step", Kokkos::RangePolicy<Exec>(0, n),
+        SingleReductionStep<Vec, In>{x, r, u, p, s, w, inv_diag, S(alpha), S(beta), res.iterations == 0});
     d = sums();
     ++res.iterations;
     beta = d[1] / ru;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kfem/core/exec_spaces.hpp"
+#include "kfem/core/scan.hpp"
 #include "kfem/parallel/comm.hpp"
 #include "kfem/parallel/device_comm.hpp"
 #include "kfem/parallel/halo.hpp"
@@ -106,14 +107,11 @@ struct ListGhostRows {  // the rows with a count, in order
 };
 
 template <class Mem>
-struct GhostOffsets {  // row_map(i) = the entries of the ghost rows before i
+struct GhostRowCounts {  // counts(i) = the ghost entries of ghost row i
   Kokkos::View<const offset_t*, Mem> count;
   Kokkos::View<const ordinal_t*, Mem> rows;
-  Kokkos::View<offset_t*, Mem> row_map;
-  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t i, offset_t& at, bool final) const {
-    if (final) row_map(i) = at;
-    at += count(rows(i));
-  }
+  Kokkos::View<offset_t*, Mem> counts;
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t i) const { counts(i) = count(rows(i)); }
 };
 
 template <class Mem>
@@ -159,10 +157,9 @@ GhostEntries<typename Exec::memory_space> ghost_entries(const Exec& exec,
       Kokkos::View<offset_t*, Mem>(Kokkos::view_alloc(none, "kfem::cg_ghost_row_map"), rows_total + 1);
   Kokkos::parallel_scan("kfem::cg_list_ghost_rows", Kokkos::RangePolicy<Exec>(exec, 0, A.num_rows),
                         ListGhostRows<Mem>{count, g.rows});
-  offset_t entries = 0;
-  Kokkos::parallel_scan("kfem::cg_ghost_offsets", Kokkos::RangePolicy<Exec>(exec, 0, rows_total),
-                        GhostOffsets<Mem>{count, g.rows, g.row_map}, entries);
-  Kokkos::deep_copy(exec, Kokkos::subview(g.row_map, rows_total), entries);
+  Kokkos::parallel_for("kfem::cg_ghost_row_counts", Kokkos::RangePolicy<Exec>(exec, 0, rows_total),
+                       GhostRowCounts<Mem>{count, g.rows, g.row_map});
+  const offset_t entries = exclusive_scan(exec, "kfem::cg_ghost_offsets", g.row_map, g.row_map, rows_total);
   g.at = Kokkos::View<offset_t*, Mem>(Kokkos::view_alloc(none, "kfem::cg_ghost_at"), entries);
   g.ghost = Kokkos::View<ordinal_t*, Mem>(Kokkos::view_alloc(none, "kfem::cg_ghost_column"), entries);
   Kokkos::parallel_for("kfem::cg_fill_ghost_entries", Kokkos::RangePolicy<Exec>(exec, 0, rows_total),

@@ -152,6 +152,19 @@ Vec uninitialized(const std::string& label, std::size_t n) {
   return Vec(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
 }
 
+// A recurrence's result once its last kernels are done: the iterations' fenced time (from `loop`,
+// after the first residual's sums) and the residual's norm relative to ||b||.
+template <class Exec>
+CgResult finished(const Exec& exec, CgResult res, std::chrono::steady_clock::time_point loop, double bnorm,
+                  double rnorm) {
+  Exec().fence();
+  exec.fence();
+  res.iterations_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loop).count();
+  res.relative_residual = bnorm > 0 ? rnorm / bnorm : 0.0;
+  res.rhs_norm = bnorm;
+  return res;
+}
+
 // The classic Jacobi-CG recurrence (iterate's below). Two waits per iteration: p.Ap, and r.r with
 // r.z (fused with the x, r and z updates). The operator reads p.
 template <class Exec, class Vec, class ConstVec, class Apply, class Reduce>
@@ -197,12 +210,7 @@ CgResult iterate_classic(const Exec& exec, const Apply& apply, const Vec& inv_di
     rnorm = std::sqrt(sums[0]);
     ++res.iterations;
   }
-  Exec().fence();
-  exec.fence();
-  res.iterations_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loop).count();
-  res.relative_residual = bnorm > 0 ? rnorm / bnorm : 0.0;
-  res.rhs_norm = bnorm;
-  return res;
+  return finished(exec, res, loop, bnorm, rnorm);
 }
 // One single-reduction step's vector work in one pass: p = u + beta p, s = w + beta s (s = A p,
 // carried), x += alpha p, r -= alpha s, u = D^-1 r. The first step takes p = u and s = w (p and s
@@ -293,12 +301,7 @@ CgResult iterate_single_reduction(const Exec& exec, const Apply& apply, const Ve
     uAu = d[2];
     rnorm = std::sqrt(d[0]);
   }
-  Exec().fence();
-  exec.fence();
-  res.iterations_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loop).count();
-  res.relative_residual = bnorm > 0 ? rnorm / bnorm : 0.0;
-  res.rhs_norm = bnorm;
-  return res;
+  return finished(exec, res, loop, bnorm, rnorm);
 }
 
 // The Jacobi-CG recurrence, written once for every operator: apply(v, Av) sets Av = A v on Exec's

@@ -114,34 +114,40 @@ TYPED_TEST(BoxOwner, GridOnTheSpaceRefusesWhatTheHostWalkRefuses) {
   }
 }
 
-template <class Exec, class S>
+template <class Exec, class S, bool Lower>
 void check_tiles(const Exec& exec) {
   const Mesh mesh = distorted_beam(5, 4, 5);
   const HostCsr<double> ref = assemble_reference_hex8(mesh, steel());
   const Problem<Exec> p = make_problem(exec, mesh);
   const Isotropic<S> m{S(steel().lambda), S(steel().mu)};
-  Kokkos::View<S*, typename Exec::memory_space> values("values", p.graph.dof.nnz());
+  Kokkos::View<S*, typename Exec::memory_space> values("values", Lower ? p.lower.nnz() : p.graph.dof.nnz());
   std::vector<S> first;
   // Tiles past the 6 x 5 node columns leave teams empty; {0, 0} is the default (7 x 3 where it
   // fits: host backends, and CUDA where the kernel may opt in to Hopper's shared memory).
-  using BO = mapping::Hex8BoxOwner;
-  const mapping::BoxTile chosen = BO{}.tile_for<S>(exec);
+  using BO = mapping::Hex8BoxOwner<Lower>;
+  const mapping::BoxTile chosen = BO{}.template tile_for<S>(exec);
   EXPECT_TRUE((chosen.x == 7 && chosen.y == 3) || (chosen.x == 3 && chosen.y == 3));
   if (lanes::on_host<Exec>) { EXPECT_EQ(chosen.x, 7); }
   for (const mapping::BoxTile tile :
        {mapping::BoxTile{1, 1}, {2, 2}, {3, 3}, {5, 5}, {7, 7}, {7, 3}, {2, 5}, {0, 0}})
     for (int planes : {1, 2, 32}) {
-      if (tile.x > 0 && BO::team_bytes<S, Exec>(tile) > BO::scratch_limit(exec)) continue;
+      if (tile.x > 0 && BO::template team_bytes<S, Exec>(tile) > BO::scratch_limit(exec)) continue;
       SCOPED_TRACE(::testing::Message() << "tile " << tile.x << " x " << tile.y << " planes " << planes);
       BO bo;
       bo.tile = tile, bo.planes = planes;
-      OwnerAssembler<Exec, fe::Elasticity<S>, mapping::Hex8BoxOwner, S> a(exec, p, {m}, bo);
-      expect_owner_values(exec, p, a, values, ref, first);
+      OwnerAssembler<Exec, fe::Elasticity<S>, BO, S> a(exec, p, {m}, bo);
+      EXPECT_EQ(a.lower(), Lower);
+      expect_owner_values(exec, p, a, values, Lower ? lower_part(ref) : ref, first);
     }
 }
 TYPED_TEST(BoxOwner, EveryTileAndRangeMatchesTheOracleBitwiseAlike) {
-  check_tiles<TypeParam, double>(TypeParam());
-  check_tiles<TypeParam, float>(TypeParam());
+  check_tiles<TypeParam, double, false>(TypeParam());
+  check_tiles<TypeParam, float, false>(TypeParam());
+}
+// symbox-owner: the same tiles writing the lower triangle into lower-triangular storage.
+TYPED_TEST(BoxOwner, LowerStorageMatchesTheOraclesLowerTriangle) {
+  check_tiles<TypeParam, double, true>(TypeParam());
+  check_tiles<TypeParam, float, true>(TypeParam());
 }
 
 TYPED_TEST(BoxOwner, RefusesANonBoxMeshByName) {
@@ -150,7 +156,7 @@ TYPED_TEST(BoxOwner, RefusesANonBoxMeshByName) {
   mesh.elements.pop_back();
   const Problem<Exec> p = make_problem(Exec(), mesh);
   try {
-    OwnerAssembler<Exec, fe::Elasticity<double>, mapping::Hex8BoxOwner, double> a(Exec(), p, {steel()});
+    OwnerAssembler<Exec, fe::Elasticity<double>, mapping::Hex8BoxOwner<false>, double> a(Exec(), p, {steel()});
     ADD_FAILURE() << "a mesh with a missing cell was taken";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("mapping box-owner: not a structured box mesh"), std::string::npos)

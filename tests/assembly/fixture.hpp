@@ -51,7 +51,7 @@ void expect_owner_values(const Exec& exec, const Problem<Exec>& p, AssemblerBase
   Kokkos::deep_copy(values, S(-12345));
   a.assemble(values);
   exec.fence();
-  const HostCsr<S> got = to_host(p, values);
+  const HostCsr<S> got = to_host(p, values, a.lower());
   const MatrixDiff d = compare(got, ref);
   EXPECT_TRUE(d.same_pattern);
   EXPECT_LE(d.max_rel, (std::is_same_v<S, float> ? 1e-5 : 1e-12));

@@ -372,20 +372,20 @@ const std::vector<Row> rows = {
      "run --mesh 4x2x2 --mapping owner --race atomic --no-solve",
      2,
      "mapping owner and race atomic do not go together: owner-computes mappings (owner, batch-owner, "
-     "box-owner) "
+     "box-owner, symbox-owner) "
      "write every value once and take race none"},
     {"RaceNoneWithAnElementMapping",
      {},
      "run --mesh 4x2x2 --mapping pairs --race none --no-solve",
      2,
      "mapping pairs and race none do not go together: race none is for owner-computes mappings (owner, "
-     "batch-owner, box-owner)"},
+     "batch-owner, box-owner, symbox-owner)"},
     {"BenchWithNoPairThatGoesTogether",
      {},
      "verify --mesh 4x2x2 --mapping owner --race atomic --race colored",
      2,
      "no mapping x race pair of the deck goes together: owner-computes mappings (owner, batch-owner, "
-     "box-owner) take race none"},
+     "box-owner, symbox-owner) take race none"},
     {"ZeroBoxSide", {}, "verify --mesh 4x0x1", 2, "mesh '4x0x1': element counts must be positive"},
     {"CapacitorCountOverflows",
      {},

@@ -242,7 +242,7 @@ class OwnerAssembler final : public AssemblerBase<Exec, S> {
   void compute_only(const Values& values) override {
     mapping_.launch(exec_, data_, op_, Discard<Values>{values});
   }
-  bool lower() const override { return false; }
+  bool lower() const override { return stores_lower<Mapping>::value; }
   double index_bytes_per_element() const override { return Mapping::index_bytes_per_element(data_); }
 
  private:

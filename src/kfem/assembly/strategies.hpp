@@ -38,7 +38,7 @@ namespace kfem {
 enum class MappingKind {
   element, warp4, warp8, ppni4, ppni8, twokernel, warp4_scratch, warp4_atomic, warp4_vreduce, sym300, sym300x2, pairs, sympairs,
   thread, team, reg_jac, reg_nojac, shm_jac, shm_nojac, gemm, owner, batch, batch_owner, pairs_mma, sympairs_mma,
-  box_owner
+  box_owner, symbox_owner
 };
 enum class RaceKind { colored, atomic, scatter, none };
 enum class TargetKind { index, search };
@@ -85,7 +85,8 @@ using MappingRegistry = std::tuple<
     Entry<mapping::Hex8Owner, MappingKind::owner, fe::Hex8>,
     Entry<mapping::Hex8Batch, MappingKind::batch, fe::Hex8>,
     Entry<mapping::Hex8BatchOwner, MappingKind::batch_owner, fe::Hex8>,
-    Entry<mapping::Hex8BoxOwner, MappingKind::box_owner, fe::Hex8>,
+    Entry<mapping::Hex8BoxOwner<false>, MappingKind::box_owner, fe::Hex8>,
+    Entry<mapping::Hex8BoxOwner<true>, MappingKind::symbox_owner, fe::Hex8>,
     Entry<mapping::ThreadPerElement, MappingKind::thread>,
     Entry<mapping::TeamPerElement, MappingKind::team>,
     // banas et al.'s prism integration kernels (Algorithms 3-4): generic code, listed for prisms.

@@ -7,21 +7,28 @@
 //    The ring around the tile is computed again by the neighbouring tiles: (Tx + 1) (Ty + 1) /
 //    (Tx Ty) of the element work (1.52x at 7 x 3, 1.78x at 3 x 3), where the per-node `owner`
 //    pays 8x;
-//  - the element math is Hex8PairsMma's (one warp per element, the node-pair products on the FP64
-//    matrix units); each lane adds the blocks of its row node where the team owns that node;
+//  - one warp per element. In double the node-pair products run on the FP64 matrix units
+//    (Hex8PairsMma's) and each lane adds the two blocks of its row node where the team owns that
+//    node. In float (and where there are no such units) they are pairs' products in the scalar
+//    (hex8_pairs.hpp): lane p < 28 adds pair p's block and its transpose, and no lane computes a
+//    diagonal block. A row's diagonal block is minus the sum of its 26 neighbour blocks, formed at
+//    the flush: rigid translations are in the null space of the assembled matrix as of every Ke;
 //  - team scratch holds the rows of two node planes, 27 neighbour blocks per node. After layer L
 //    plane L has all its elements: its rows go out once, as runs of 3 x 3k values per node (one run
 //    per tile row in the natural numbering), and its scratch takes plane L + 2.
 // No zeroing pass, no atomics, no colouring, and every value is summed in the same order on every
 // run: bitwise deterministic (race `none`). The values leave the GPU once: the write floor.
+// `symbox-owner` writes only the lower triangle (columns <= row) into lower-triangular storage.
 #pragma once
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "kfem/assembly/mapping/hex8_pairs.hpp"
 #include "kfem/assembly/mapping/hex8_pairs_mma.hpp"
 #include "kfem/assembly/problem.hpp"
 #include "kfem/core/kokkos_compat.hpp"
@@ -38,7 +45,7 @@ struct Hex8BoxOwnerData {
   // Per grid point: where neighbour o = (dx+1) + 3 (dy+1) + 9 (dz+1) sits among the sorted node
   // columns of its row (-1: none), then the row's node count. Any numbering, no search in the kernel.
   Kokkos::View<std::int8_t* [28], Kokkos::LayoutRight, Mem> place;
-  Kokkos::View<offset_t*, Mem> dof_rows;
+  Kokkos::View<offset_t*, Mem> dof_rows;  // of the full pattern, or of the lower triangle's
 };
 
 // The place table of a grid on exec: each point's neighbours in the order of their node ids (an
@@ -71,8 +78,8 @@ Kokkos::View<std::int8_t* [28], Kokkos::LayoutRight, Mem> box_row_places(
 }
 
 template <class S, class Exec>
-Hex8BoxOwnerData<S, typename Exec::memory_space> make_hex8_box_owner_data(const Exec& exec,
-                                                                          const Problem<Exec>& p) {
+Hex8BoxOwnerData<S, typename Exec::memory_space> make_hex8_box_owner_data(const Exec& exec, const Problem<Exec>& p,
+                                                                          bool lower) {
   DeviceBoxGrid<typename Exec::memory_space> g;
   try {
     g = box_grid(exec, p.mesh.conn, p.mesh.num_nodes, [&] { return to_host(p.mesh, CellType::hex8); });
@@ -83,7 +90,7 @@ Hex8BoxOwnerData<S, typename Exec::memory_space> make_hex8_box_owner_data(const 
   d.nx = g.nx, d.ny = g.ny, d.nz = g.nz;
   d.node = g.node;
   d.place = box_row_places(exec, d.node, g.nx, g.ny, g.nz);
-  d.dof_rows = p.graph.dof.row_map;
+  d.dof_rows = lower ? p.lower.row_map : p.graph.dof.row_map;
   const auto cells = g.element;
   d.coords = decltype(d.coords)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::box_coords"),
                                 cells.extent(0));
@@ -108,13 +115,15 @@ struct BoxTile {
   int x = 0, y = 0;
 };
 
+template <bool Lower>
 struct Hex8BoxOwner {
-  static constexpr const char* name = "box-owner";
+  static constexpr const char* name = Lower ? "symbox-owner" : "box-owner";
   static constexpr const char* help =
-      "structured box meshes: teams own columns of nodes, node-pair products on the FP64 matrix units, each "
-      "value written once (CUDA "
-      "sm_80+)";
+      Lower ? "lower triangle: box-owner's tiles, lower-triangular storage, each value written once"
+            : "structured box meshes: teams own columns of nodes, each value written once (node-pair products "
+              "on the FP64 matrix units in double on CUDA sm_80+, in the scalar elsewhere)";
   static constexpr bool owner_computes = true;
+  static constexpr bool lower = Lower;
   // The tile; 0 (default): tile_for's choice. Odd sides give four equal phases of
   // (x + 1) (y + 1) / 4 elements, one per warp.
   BoxTile tile;
@@ -123,21 +132,36 @@ struct Hex8BoxOwner {
   // (tile 3 x 3 on the H200, mesh4, uneven ranges: 32 planes 7.21 ms, 16: 7.29, 64: 7.35).
   int planes = 32;
 
-  // Per warp, in doubles: coordinates X (24) and monomial coefficients C (24). Per team: two
-  // planes of row blocks.
-  static constexpr int x_at = 0, c_at = 24;
-  static constexpr int warp_words = 48;
+  // The node-pair products on the FP64 matrix units (double, where Exec has them), else pairs'
+  // products in S: float math in float.
+  template <class S, class Exec>
+  static constexpr bool on_mma() {
+    return std::is_same_v<S, double> && lanes::has_fp64_mma<Exec>();
+  }
+  // Per warp, in the math's scalar: coordinates X (24) and monomial coefficients C (24); pairs'
+  // products add the gradients G and w detJ G (192 each). Per team: two planes of row blocks.
+  static constexpr int x_at = 0, c_at = 24, g_at = 48, h_at = 240;
+  template <class S, class Exec>
+  static constexpr int warp_words() {
+    return on_mma<S, Exec>() ? 48 : 432;
+  }
+  template <class S, class Exec>
+  using math_type = std::conditional_t<on_mma<S, Exec>(), double, S>;
   static constexpr int row_words = 243;  // 3 rows x 27 neighbours x 3 components
+  static constexpr int self = 13;        // the neighbour (0, 0, 0): the row's diagonal block
 
   template <class Exec>
   static int warps(BoxTile t) {
     return lanes::on_host<Exec> ? 1 : ((t.x + 1) * (t.y + 1) + 3) / 4;
   }
-  // Team scratch of a tile: two planes of rows, and each warp's X and C.
+  template <class S, class Exec>
+  static std::size_t warp_bytes() {
+    return std::size_t(warp_words<S, Exec>()) * sizeof(math_type<S, Exec>);
+  }
+  // Team scratch of a tile: two planes of rows, and each warp's own.
   template <class S, class Exec>
   static std::size_t team_bytes(BoxTile t) {
-    return std::size_t(2) * t.x * t.y * row_words * sizeof(S) +
-           std::size_t(warps<Exec>(t)) * warp_words * sizeof(double);
+    return std::size_t(2) * t.x * t.y * row_words * sizeof(S) + std::size_t(warps<Exec>(t)) * warp_bytes<S, Exec>();
   }
   // Shared memory on a GPU (beyond 48 KB where the Kokkos build lets the kernel opt in); host
   // backends take the planes from level 1, the same memory there, which caps them less.
@@ -160,7 +184,9 @@ struct Hex8BoxOwner {
 
   template <class S, class Exec>
   static auto make_data(const Exec& exec, const Problem<Exec>& p) {
-    return make_hex8_box_owner_data<S>(exec, p);
+    if (Lower && p.lower.num_rows != p.graph.dof.num_rows)
+      throw std::logic_error("mapping symbox-owner needs Problem::lower");
+    return make_hex8_box_owner_data<S>(exec, p, Lower);
   }
   // The grid's node and place tables, per element.
   template <class Data>
@@ -169,32 +195,32 @@ struct Hex8BoxOwner {
     return cells > 0 ? double(d.node.extent(0)) * (sizeof(ordinal_t) + 28) / cells : 0.0;
   }
 
-  // `write(slot, value)` receives every value of the pattern once.
+  // `write(slot, value)` receives every value of the pattern (or of its lower triangle) once.
   template <class Exec, class Data, class Op, class Write>
   void launch(const Exec& exec, const Data& d, const Op& op, const Write& write) const {
     using S = typename Data::scalar_type;
-    const Isotropic<S> m = op.material;
+    using Mma = std::bool_constant<on_mma<S, Exec>()>;  // a type: lambdas read it without a capture
+    using M = math_type<S, Exec>;                       // the element math's scalar
+    constexpr int words = warp_words<S, Exec>();
+    const Isotropic<M> m{M(op.material.lambda), M(op.material.mu)};
     using Policy = Kokkos::TeamPolicy<Exec>;
     using Member = typename Policy::member_type;
     using Kokkos::ThreadVectorRange;
-    if constexpr (!lanes::has_fp64_mma<Exec>())
-      throw InputError(std::string("mapping box-owner on ") + Exec::name() +
-                       ": needs the FP64 matrix units of CUDA sm_80 or newer (use owner)");
     const BoxTile tl = tile_for<S>(exec);
     if (tl.x < 1 || tl.y < 1 || planes < 1)
-      throw InputError("mapping box-owner: tile and planes must be positive");
+      throw InputError(std::string("mapping ") + name + ": tile and planes must be positive");
     const ordinal_t ranges = (d.nz + planes) / planes;  // of the nz + 1 planes of a column
     const int Tx = tl.x, Ty = tl.y, NT = Tx * Ty, P = int((d.nz + ranges) / ranges);
     constexpr int level = lanes::on_host<Exec> ? 1 : 0;
     const std::size_t plane_bytes = std::size_t(2) * NT * row_words * sizeof(S);
     if (team_bytes<S, Exec>(tl) > scratch_limit(exec))
-      throw InputError("mapping box-owner: a tile of " + std::to_string(Tx) + " x " + std::to_string(Ty) +
-                       " nodes needs " + std::to_string(team_bytes<S, Exec>(tl)) +
+      throw InputError(std::string("mapping ") + name + ": a tile of " + std::to_string(Tx) + " x " +
+                       std::to_string(Ty) + " nodes needs " + std::to_string(team_bytes<S, Exec>(tl)) +
                        " bytes of team scratch; this backend allows " + std::to_string(scratch_limit(exec)));
     const ordinal_t nx = d.nx, ny = d.ny, nz = d.nz;
     const ordinal_t tiles_x = (nx + Tx) / Tx, tiles_y = (ny + Ty) / Ty, chunks = (nz + P) / P;
-    const Isotropic<double> md{double(m.lambda), double(m.mu)};
     const auto body = KOKKOS_LAMBDA(const Member& t) {
+      const Isotropic<M> mat = m;  // captured here: nvcc refuses a first capture inside `if constexpr`
       const ordinal_t r = t.league_rank();
       const ordinal_t i0 = Tx * (r % tiles_x), j0 = Ty * (r / tiles_x % tiles_y),
                       k0 = P * (r / tiles_x / tiles_y);
@@ -205,9 +231,9 @@ struct Hex8BoxOwner {
       const ordinal_t ey0 = j0 > 0 ? j0 - 1 : 0, ey1 = j1 - 1 < ny ? j1 - 1 : ny - 1;
       const ordinal_t L0 = k0 > 0 ? k0 - 1 : 0, L1 = k1 - 1 < nz ? k1 - 1 : nz - 1;
       S* const R = static_cast<S*>(t.team_scratch(int(level)).get_shmem(sizeof(S) * 2 * NT * row_words));
-      double* const W = thread_scratch<double>(t, warp_words);
-      double* const X = W + x_at;
-      double* const C = W + c_at;
+      M* const W = thread_scratch<M>(t, words);
+      M* const X = W + x_at;
+      M* const C = W + c_at;
       Kokkos::parallel_for(Kokkos::TeamThreadRange(t, 2 * NT), [&](int s) {
         Kokkos::parallel_for(ThreadVectorRange(t, row_words), [&](int w) { R[row_words * s + w] = S(0); });
       });
@@ -218,12 +244,22 @@ struct Hex8BoxOwner {
           const ordinal_t i = i0 + s % Tx, j = j0 + s / Tx;
           if (i >= i1 || j >= j1) return;
           S* const row = R + row_words * (NT * (k % 2) + s);
+          if constexpr (!Mma::value) {  // the diagonal block: minus the sum of the neighbour blocks
+            Kokkos::parallel_for(ThreadVectorRange(t, 9), [&](int w) {
+              S v = 0;
+              for (int o = 0; o < 27; ++o)
+                if (o != self) v -= row[81 * (w / 3) + 3 * o + w % 3];
+              row[81 * (w / 3) + 3 * self + w % 3] = v;
+            });
+          }
           const ordinal_t gp = i + (nx + 1) * (j + (ny + 1) * k);
           const slot_t start = d.dof_rows(3 * slot_t(d.node(gp)));  // rows 3n .. 3n + 2 follow each other
-          const slot_t width = 3 * slot_t(d.place(gp, 27));
+          const int own = d.place(gp, int(self)), count = d.place(gp, 27);
           Kokkos::parallel_for(ThreadVectorRange(t, row_words), [&](int w) {
-            const int at = d.place(gp, w % 81 / 3);
-            if (at >= 0) write(start + width * (w / 81) + 3 * at + w % 3, row[w]);
+            const int c = w / 81, dd = w % 3, at = d.place(gp, w % 81 / 3);
+            // Row 3n + c: 3 count columns, or in the lower triangle 3 own + c + 1 (diagonal last).
+            const slot_t row_start = Lower ? start + 3 * own * c + c * (c + 1) / 2 : start + 3 * count * c;
+            if (at >= 0 && (!Lower || at < own || (at == own && dd <= c))) write(row_start + 3 * at + dd, row[w]);
             row[w] = S(0);
           });
         });
@@ -236,7 +272,7 @@ struct Hex8BoxOwner {
           Kokkos::parallel_for(Kokkos::TeamThreadRange(t, cx * cy), [&](ordinal_t n) {
             const ordinal_t ei = fx + 2 * (n % cx), ej = fy + 2 * (n / cx);
             const ordinal_t cell = ei + nx * (ej + ny * L);
-            Kokkos::parallel_for(ThreadVectorRange(t, 24), [&](int w) { X[w] = double(d.coords(cell, w)); });
+            Kokkos::parallel_for(ThreadVectorRange(t, 24), [&](int w) { X[w] = M(d.coords(cell, w)); });
             // The warp's cell in the next phase (the same n, where the phases have as many cells):
             // its coordinates head for L1 while this one computes.
             Kokkos::parallel_for(ThreadVectorRange(t, 2), [&](int w) {
@@ -247,25 +283,40 @@ struct Hex8BoxOwner {
               if (ni <= ex1 && nj <= ey1 && nL <= L1)
                 lanes::prefetch(&d.coords(ni + nx * (nj + ny * nL), 16 * w));
             });
-            lanes::Private<double, 24> Tp;
-            pair_products_mma(t, X, C, Tp);
-            Kokkos::parallel_for(ThreadVectorRange(t, lanes::width), [&](int l) {
-              const int a = l / 4;  // the row node: the lane adds its blocks (a, 2 (l % 4) + j)
+            // Adds the element's block (a, b), entries K(c, d), to row a's scratch where the team
+            // owns node a.
+            const auto add_block = [&](int a, int b, const auto& K) {
               const int ax = hex8::corner(a, 0), ay = hex8::corner(a, 1), az = hex8::corner(a, 2);
               const ordinal_t i = ei + ax, j = ej + ay, k = L + az;
               if (i < i0 || i >= i1 || j < j0 || j >= j1 || k < k0 || k >= k1) return;
               S* const row = R + row_words * (NT * (k % 2) + (i - i0) + Tx * (j - j0));
+              const int o = hex8::corner(b, 0) - ax + 1 + 3 * (hex8::corner(b, 1) - ay + 1) +
+                            9 * (hex8::corner(b, 2) - az + 1);
               KFEM_UNROLL
-              for (int jb = 0; jb < 2; ++jb) {
-                const int b = 2 * (l % 4) + jb;
-                const int o = hex8::corner(b, 0) - ax + 1 + 3 * (hex8::corner(b, 1) - ay + 1) +
-                              9 * (hex8::corner(b, 2) - az + 1);
-                const auto p = [&](int c, int dd) -> double { return Tp(l, pair_product(c, dd, jb)); };
+              for (int q = 0; q < 9; ++q) row[81 * (q / 3) + 3 * o + q % 3] += S(K(q / 3, q % 3));
+            };
+            if constexpr (Mma::value) {
+              lanes::Private<double, 24> Tp;
+              pair_products_mma(t, X, C, Tp);
+              Kokkos::parallel_for(ThreadVectorRange(t, lanes::width), [&](int l) {
                 KFEM_UNROLL
-                for (int q = 0; q < 9; ++q)
-                  row[81 * (q / 3) + 3 * o + q % 3] += S(elasticity::from_products(md, p, q / 3, q % 3));
-              }
-            });
+                for (int jb = 0; jb < 2; ++jb) {  // lane (g, t) holds blocks (g, 2t) and (g, 2t + 1)
+                  const auto p = [&](int c, int dd) -> double { return Tp(l, pair_product(c, dd, jb)); };
+                  add_block(l / 4, 2 * (l % 4) + jb,
+                            [&](int c, int dd) { return elasticity::from_products(mat, p, c, dd); });
+                }
+              });
+            } else {
+              lanes::Private<M, 9> A;
+              pair_products(t, X, C, W + g_at, W + h_at, A);
+              Kokkos::parallel_for(ThreadVectorRange(t, 28), [&](int l) {  // block (a, b) and its transpose
+                int a, b;
+                pair_nodes(l, a, b);
+                const auto p = [&](int c, int dd) -> M { return A(l, 3 * c + dd); };
+                add_block(a, b, [&](int c, int dd) { return elasticity::from_products(mat, p, c, dd); });
+                add_block(b, a, [&](int c, int dd) { return elasticity::from_products(mat, p, dd, c); });
+              });
+            }
           });
           t.team_barrier();
         }
@@ -277,9 +328,9 @@ struct Hex8BoxOwner {
     // A 128 x 5 launch bound at tile 3 (96 registers, 76 bytes spilled) gave 5 teams per SM instead
     // of 4 and ran 1.3 % slower on the H200 (reports/runs/2026-11-26-h200-hex8-box-owner).
     Policy policy(exec, tiles_x * tiles_y * chunks, warps<Exec>(tl), lanes::vector_length<Exec>());
-    Kokkos::parallel_for("kfem::assemble[box-owner]",
+    Kokkos::parallel_for(Lower ? "kfem::assemble[symbox-owner]" : "kfem::assemble[box-owner]",
                          policy.set_scratch_size(level, Kokkos::PerTeam(plane_bytes))
-                             .set_scratch_size(0, Kokkos::PerThread(warp_words * sizeof(double))),
+                             .set_scratch_size(0, Kokkos::PerThread(warp_bytes<S, Exec>())),
                          body);
   }
 };

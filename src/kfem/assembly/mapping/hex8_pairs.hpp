@@ -14,6 +14,41 @@
 #include "kfem/assembly/mapping/hex8_warp_common.hpp"
 
 namespace kfem::mapping {
+// Pair p < 28 = (a, b), a > b, in row-major order of the strictly lower triangle of node pairs.
+KOKKOS_INLINE_FUNCTION void pair_nodes(int p, int& a, int& b) { lower_entry(p, a, b), ++a; }
+
+// Pairs' geometry and node-pair products in S (X: the element's 24 coordinates in warp scratch; C
+// (24), G and H (192 each): warp scratch). Geometry is shared out first: the monomial coefficients
+// of the map, then 4 lanes per Gauss point q each invert J and write the gradients of 2 nodes,
+// G[3 (8q + a) + j] = dN_a/dx_j and H = w detJ G. On return lane p < 28 holds pair p's nine
+// products A(p, 3c + d) = sum_q H_a[c] G_b[d]; G and H stay valid.
+template <class Member, class S>
+KOKKOS_INLINE_FUNCTION void pair_products(const Member& t, const S* X, S* C, S* G, S* H, lanes::Private<S, 9>& A) {
+  using Kokkos::ThreadVectorRange;
+  Kokkos::parallel_for(ThreadVectorRange(t, 24), [&](int k) { C[k] = hex8::monomial_coefficient<S>(X, k / 3, k % 3); });
+  Kokkos::parallel_for(ThreadVectorRange(t, lanes::width), [&](int l) {
+    const int q = l % 8;
+    S J[3][3], Jinv[3][3];
+    hex8::jacobian_from_monomials(C, q, J);
+    const S det = hex8::invert3(J, Jinv);  // Gauss weights are 1
+    for (int a = 2 * (l / 8); a < 2 * (l / 8) + 2; ++a) {
+      S* g = G + 3 * (8 * q + a);
+      hex8::gradient<S>(Jinv, q, a, g);
+      for (int j = 0; j < 3; ++j) H[3 * (8 * q + a) + j] = det * g[j];
+    }
+  });
+  Kokkos::parallel_for(ThreadVectorRange(t, 28), [&](int p) {
+    int a, b;
+    pair_nodes(p, a, b);
+    for (int k = 0; k < 9; ++k) A(p, k) = 0;
+    for (int q = 0; q < hex8::num_qp; ++q) {
+      const S* h = H + 3 * (8 * q + a);
+      const S* g = G + 3 * (8 * q + b);
+      for (int k = 0; k < 9; ++k) A(p, k) += h[k / 3] * g[k % 3];
+    }
+  });
+}
+
 template <bool Lower>
 struct Hex8Pairs {
   using layout = Kokkos::LayoutRight;
@@ -49,32 +84,9 @@ struct Hex8Pairs {
       int* const rank = order + 8;
       load_coords(t, d, e, X);
       node_order(t, d, e, order, rank);
-      Kokkos::parallel_for(ThreadVectorRange(t, 24), [&](int k) { C[k] = hex8::monomial_coefficient<S>(X, k / 3, k % 3); });
-      Kokkos::parallel_for(ThreadVectorRange(t, lanes::width), [&](int l) {
-        const int q = l % 8;
-        S J[3][3], Jinv[3][3];
-        hex8::jacobian_from_monomials(C, q, J);
-        const S det = hex8::invert3(J, Jinv);  // Gauss weights are 1
-        for (int a = 2 * (l / 8); a < 2 * (l / 8) + 2; ++a) {
-          S* g = G + 3 * (8 * q + a);
-          hex8::gradient<S>(Jinv, q, a, g);
-          for (int j = 0; j < 3; ++j) H[3 * (8 * q + a) + j] = det * g[j];
-        }
-      });
       // tour: node-pair-products
-      // Pair p = (a, b), a > b, in row-major order of the strictly lower triangle of node pairs.
-      const auto pair_nodes = [](int p, int& a, int& b) { lower_entry(p, a, b), ++a; };
       lanes::Private<S, 9> A;
-      Kokkos::parallel_for(ThreadVectorRange(t, 28), [&](int p) {
-        int a, b;
-        pair_nodes(p, a, b);
-        for (int k = 0; k < 9; ++k) A(p, k) = 0;
-        for (int q = 0; q < hex8::num_qp; ++q) {
-          const S* h = H + 3 * (8 * q + a);
-          const S* g = G + 3 * (8 * q + b);
-          for (int k = 0; k < 9; ++k) A(p, k) += h[k / 3] * g[k % 3];
-        }
-      });
+      pair_products(t, X, C, G, H, A);
       Kokkos::parallel_for(ThreadVectorRange(t, 28), [&](int p) {  // G and H are dead: Ks overwrites them
         int a, b;
         pair_nodes(p, a, b);

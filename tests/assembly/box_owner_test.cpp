@@ -156,7 +156,8 @@ TYPED_TEST(BoxOwner, RefusesANonBoxMeshByName) {
   mesh.elements.pop_back();
   const Problem<Exec> p = make_problem(Exec(), mesh);
   try {
-    OwnerAssembler<Exec, fe::Elasticity<double>, mapping::Hex8BoxOwner<false>, double> a(Exec(), p, {steel()});
+    OwnerAssembler<Exec, fe::Elasticity<double>, mapping::Hex8BoxOwner<false>, double> a(Exec(), p,
+                                                                                         {steel()});
     ADD_FAILURE() << "a mesh with a missing cell was taken";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("mapping box-owner: not a structured box mesh"), std::string::npos)

@@ -78,7 +78,8 @@ Kokkos::View<std::int8_t* [28], Kokkos::LayoutRight, Mem> box_row_places(
 }
 
 template <class S, class Exec>
-Hex8BoxOwnerData<S, typename Exec::memory_space> make_hex8_box_owner_data(const Exec& exec, const Problem<Exec>& p,
+Hex8BoxOwnerData<S, typename Exec::memory_space> make_hex8_box_owner_data(const Exec& exec,
+                                                                          const Problem<Exec>& p,
                                                                           bool lower) {
   DeviceBoxGrid<typename Exec::memory_space> g;
   try {
@@ -119,9 +120,10 @@ template <bool Lower>
 struct Hex8BoxOwner {
   static constexpr const char* name = Lower ? "symbox-owner" : "box-owner";
   static constexpr const char* help =
-      Lower ? "lower triangle: box-owner's tiles, lower-triangular storage, each value written once"
-            : "structured box meshes: teams own columns of nodes, each value written once (node-pair products "
-              "on the FP64 matrix units in double on CUDA sm_80+, in the scalar elsewhere)";
+      Lower
+          ? "lower triangle: box-owner's tiles, lower-triangular storage, each value written once"
+          : "structured box meshes: teams own columns of nodes, each value written once (node-pair products "
+            "on the FP64 matrix units in double on CUDA sm_80+, in the scalar elsewhere)";
   static constexpr bool owner_computes = true;
   static constexpr bool lower = Lower;
   // The tile; 0 (default): tile_for's choice. Odd sides give four equal phases of
@@ -138,12 +140,13 @@ struct Hex8BoxOwner {
   static constexpr bool on_mma() {
     return std::is_same_v<S, double> && lanes::has_fp64_mma<Exec>();
   }
-  // Per warp, in the math's scalar: coordinates X (24) and monomial coefficients C (24); pairs'
-  // products add the gradients G and w detJ G (192 each). Per team: two planes of row blocks.
-  static constexpr int x_at = 0, c_at = 24, g_at = 48, h_at = 240;
+  // Per warp, in the math's scalar: coordinates X (24) and monomial coefficients C (24); then on
+  // the matrix units the Gauss points' J^-1 and det J (80), with pairs' products the gradients G
+  // and w detJ G (192 each). Per team: two planes of row blocks.
+  static constexpr int x_at = 0, c_at = 24, j_at = 48, g_at = 48, h_at = 240;
   template <class S, class Exec>
   static constexpr int warp_words() {
-    return on_mma<S, Exec>() ? 48 : 432;
+    return on_mma<S, Exec>() ? 128 : 432;
   }
   template <class S, class Exec>
   using math_type = std::conditional_t<on_mma<S, Exec>(), double, S>;
@@ -161,7 +164,8 @@ struct Hex8BoxOwner {
   // Team scratch of a tile: two planes of rows, and each warp's own.
   template <class S, class Exec>
   static std::size_t team_bytes(BoxTile t) {
-    return std::size_t(2) * t.x * t.y * row_words * sizeof(S) + std::size_t(warps<Exec>(t)) * warp_bytes<S, Exec>();
+    return std::size_t(2) * t.x * t.y * row_words * sizeof(S) +
+           std::size_t(warps<Exec>(t)) * warp_bytes<S, Exec>();
   }
   // Shared memory on a GPU (beyond 48 KB where the Kokkos build lets the kernel opt in); host
   // backends take the planes from level 1, the same memory there, which caps them less.
@@ -170,8 +174,8 @@ struct Hex8BoxOwner {
     return lanes::on_host<Exec> ? std::size_t(Kokkos::TeamPolicy<Exec>::scratch_size_max(1))
                                 : kokkos_compat::team_scratch_max(exec);
   }
-  // 7 x 3 where it fits (84 KB in double: host backends, and CUDA where Kokkos lets the kernel opt
-  // in to more than 48 KB), else 3 x 3 (37 KB). 7 x 3's eight warps leave room for two teams per
+  // 7 x 3 where it fits (90 KB in double: host backends, and CUDA where Kokkos lets the kernel opt
+  // in to more than 48 KB), else 3 x 3 (39 KB). 7 x 3's eight warps leave room for two teams per
   // SM. On an H100 (reports/runs/2026-11-27-hopper-box-owner-tiles) 7 x 3 beat 3 x 3 by 2-10 % in
   // double on meshes 1, 3 and 4 (1-2 % slower on mesh2) and by 5-14 % in float; 7 x 7 and 5 x 5
   // were slower (one team per SM, whose warps meet every phase at once: mesh4 7.81 against 7.26 ms).
@@ -255,12 +259,17 @@ struct Hex8BoxOwner {
           const ordinal_t gp = i + (nx + 1) * (j + (ny + 1) * k);
           const slot_t start = d.dof_rows(3 * slot_t(d.node(gp)));  // rows 3n .. 3n + 2 follow each other
           const int own = d.place(gp, int(self)), count = d.place(gp, 27);
-          Kokkos::parallel_for(ThreadVectorRange(t, row_words), [&](int w) {
-            const int c = w / 81, dd = w % 3, at = d.place(gp, w % 81 / 3);
-            // Row 3n + c: 3 count columns, or in the lower triangle 3 own + c + 1 (diagonal last).
-            const slot_t row_start = Lower ? start + 3 * own * c + c * (c + 1) / 2 : start + 3 * count * c;
-            if (at >= 0 && (!Lower || at < own || (at == own && dd <= c))) write(row_start + 3 * at + dd, row[w]);
-            row[w] = S(0);
+          // Lane e < 81: neighbour e / 3, component e % 3 of each of the three rows (one place load).
+          Kokkos::parallel_for(ThreadVectorRange(t, 81), [&](int e) {
+            const int at = d.place(gp, e / 3), dd = e % 3;
+            KFEM_UNROLL
+            for (int c = 0; c < 3; ++c) {
+              // Row 3n + c: 3 count columns, or in the lower triangle 3 own + c + 1 (diagonal last).
+              const slot_t row_start = Lower ? start + 3 * own * c + c * (c + 1) / 2 : start + 3 * count * c;
+              if (at >= 0 && (!Lower || at < own || (at == own && dd <= c)))
+                write(row_start + 3 * at + dd, row[81 * c + e]);
+              row[81 * c + e] = S(0);
+            }
           });
         });
       };
@@ -297,7 +306,7 @@ struct Hex8BoxOwner {
             };
             if constexpr (Mma::value) {
               lanes::Private<double, 24> Tp;
-              pair_products_mma(t, X, C, Tp);
+              pair_products_mma(t, X, C, W + j_at, Tp);
               Kokkos::parallel_for(ThreadVectorRange(t, lanes::width), [&](int l) {
                 KFEM_UNROLL
                 for (int jb = 0; jb < 2; ++jb) {  // lane (g, t) holds blocks (g, 2t) and (g, 2t + 1)

@@ -15,7 +15,9 @@
 
 namespace kfem::mapping {
 // Pair p < 28 = (a, b), a > b, in row-major order of the strictly lower triangle of node pairs.
-KOKKOS_INLINE_FUNCTION void pair_nodes(int p, int& a, int& b) { lower_entry(p, a, b), ++a; }
+KOKKOS_INLINE_FUNCTION void pair_nodes(int p, int& a, int& b) {
+  lower_entry(p, a, b), ++a;
+}
 
 // Pairs' geometry and node-pair products in S (X: the element's 24 coordinates in warp scratch; C
 // (24), G and H (192 each): warp scratch). Geometry is shared out first: the monomial coefficients
@@ -23,9 +25,11 @@ KOKKOS_INLINE_FUNCTION void pair_nodes(int p, int& a, int& b) { lower_entry(p, a
 // G[3 (8q + a) + j] = dN_a/dx_j and H = w detJ G. On return lane p < 28 holds pair p's nine
 // products A(p, 3c + d) = sum_q H_a[c] G_b[d]; G and H stay valid.
 template <class Member, class S>
-KOKKOS_INLINE_FUNCTION void pair_products(const Member& t, const S* X, S* C, S* G, S* H, lanes::Private<S, 9>& A) {
+KOKKOS_INLINE_FUNCTION void pair_products(const Member& t, const S* X, S* C, S* G, S* H,
+                                          lanes::Private<S, 9>& A) {
   using Kokkos::ThreadVectorRange;
-  Kokkos::parallel_for(ThreadVectorRange(t, 24), [&](int k) { C[k] = hex8::monomial_coefficient<S>(X, k / 3, k % 3); });
+  Kokkos::parallel_for(ThreadVectorRange(t, 24),
+                       [&](int k) { C[k] = hex8::monomial_coefficient<S>(X, k / 3, k % 3); });
   Kokkos::parallel_for(ThreadVectorRange(t, lanes::width), [&](int l) {
     const int q = l % 8;
     S J[3][3], Jinv[3][3];

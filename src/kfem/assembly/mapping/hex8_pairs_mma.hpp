@@ -27,14 +27,23 @@ KOKKOS_FORCEINLINE_FUNCTION constexpr int pair_product(int c, int d, int j) {
 }
 
 // The node-pair products of one element (X: its 24 coordinates in warp scratch; C: 24 doubles of
-// scratch for the monomial coefficients). Called by all 32 lanes of a team member; on return lane
-// l = 4g + t holds T_cd(g, 2t + j) in T(l, pair_product(c, d, j)), every c, d and j = 0, 1.
+// scratch for the monomial coefficients; Jq: 80 doubles of scratch for the Gauss points' J^-1 and
+// det J). Called by all 32 lanes of a team member; on return lane l = 4g + t holds T_cd(g, 2t + j)
+// in T(l, pair_product(c, d, j)), every c, d and j = 0, 1.
 template <class Member>
-KOKKOS_INLINE_FUNCTION void pair_products_mma(const Member& t, const double* X, double* C,
+KOKKOS_INLINE_FUNCTION void pair_products_mma(const Member& t, const double* X, double* C, double* Jq,
                                               lanes::Private<double, 24>& T) {
   using Kokkos::ThreadVectorRange;
   Kokkos::parallel_for(ThreadVectorRange(t, 24),
                        [&](int k) { C[k] = hex8::monomial_coefficient<double>(X, k / 3, k % 3); });
+  // J^-1 and det J once per Gauss point (lane q), not by each of the 8 lanes that need them.
+  Kokkos::parallel_for(ThreadVectorRange(t, hex8::num_qp), [&](int q) {
+    double J[3][3], Jinv[3][3];
+    hex8::jacobian_from_monomials(C, q, J);
+    Jq[10 * q + 9] = hex8::invert3(J, Jinv);  // Gauss weights are 1
+    KFEM_UNROLL
+    for (int k = 0; k < 9; ++k) Jq[10 * q + k] = Jinv[k / 3][k % 3];
+  });
   // Fragments per k-step s: A {h_0, h_1, h_2, 0} (0: row block 1's second half), B {g_0, g_1, g_2}.
   lanes::Private<double, 8> A;
   lanes::Private<double, 6> B;
@@ -43,10 +52,11 @@ KOKKOS_INLINE_FUNCTION void pair_products_mma(const Member& t, const double* X, 
     KFEM_UNROLL
     for (int s = 0; s < 2; ++s) {
       const int q = l % 4 + 4 * s;
-      double J[3][3], Jinv[3][3], gr[3];
-      hex8::jacobian_from_monomials(C, q, J);
-      const double det = hex8::invert3(J, Jinv);  // Gauss weights are 1
+      double Jinv[3][3], gr[3];
+      KFEM_UNROLL
+      for (int k = 0; k < 9; ++k) Jinv[k / 3][k % 3] = Jq[10 * q + k];
       hex8::gradient<double>(Jinv, q, g, gr);
+      const double det = Jq[10 * q + 9];
       KFEM_UNROLL
       for (int c = 0; c < 3; ++c) A(l, 4 * s + c) = det * gr[c], B(l, 3 * s + c) = gr[c];
       A(l, 4 * s + 3) = 0;
@@ -76,7 +86,7 @@ struct Hex8PairsMma {
   int elements_per_team = 4;
 
   // Scratch per warp, in doubles: coordinates X (24), monomial coefficients C (24), the sorted Ke
-  // (576 scalars), then 16 ints: node order and rank.
+  // (576 scalars; before it, the Gauss points' J^-1 and det J, 80), then 16 ints: node order and rank.
   static constexpr int x_at = 0, c_at = 24, k_at = 48, ints_at = k_at + 576;
   static constexpr int scratch = padded(ints_at + 8);
 
@@ -104,7 +114,7 @@ struct Hex8PairsMma {
       Kokkos::parallel_for(ThreadVectorRange(t, 24), [&](int i) { X[i] = double(d.coords(e, i)); });
       node_order(t, d, e, order, rank);
       lanes::Private<double, 24> T;
-      pair_products_mma(t, X, C, T);
+      pair_products_mma(t, X, C, W + k_at, T);  // Jq in Ks' space, free until Ke is formed
       Kokkos::parallel_for(ThreadVectorRange(t, lanes::width), [&](int l) {
         const int ra = 3 * rank[l / 4];
         KFEM_UNROLL

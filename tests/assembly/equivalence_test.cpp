@@ -66,9 +66,10 @@ void check_all(const Exec& exec) {
       });
     }
   });
-  EXPECT_EQ(fast_paths, 19);
-  // 16 element-centric mappings x (colored, atomic, scatter) + owner, batch-owner, box-owner x none
-  EXPECT_EQ(combinations, 16 * 3 + 3);
+  EXPECT_EQ(fast_paths, 20);
+  // 16 element-centric mappings x (colored, atomic, scatter) + owner, batch-owner, box-owner,
+  // symbox-owner x none
+  EXPECT_EQ(combinations, 16 * 3 + 4);
 }
 
 // The elements in Morton order (set_launch_order): every element-centric fast path with atomics

@@ -44,6 +44,7 @@ KOKKOS_INLINE_FUNCTION void pair_products(const Member& t, const S* X, S* C, S* 
       for (int j = 0; j < 3; ++j) H[3 * (8 * q + a) + j] = det * g[j];
     }
   });
+  // tour: node-pair-products
   Kokkos::parallel_for(ThreadVectorRange(t, 28), [&](int p) {
     int a, b;
     pair_nodes(p, a, b);
@@ -54,6 +55,7 @@ KOKKOS_INLINE_FUNCTION void pair_products(const Member& t, const S* X, S* C, S* 
       for (int k = 0; k < 9; ++k) A(p, k) += h[k / 3] * g[k % 3];
     }
   });
+  // tour: end node-pair-products
 }
 
 template <bool Lower>
@@ -91,9 +93,9 @@ struct Hex8Pairs {
       int* const rank = order + 8;
       load_coords(t, d, e, X);
       node_order(t, d, e, order, rank);
-      // tour: node-pair-products
       lanes::Private<S, 9> A;
       pair_products(t, X, C, G, H, A);
+      // tour: pairs-blocks
       Kokkos::parallel_for(ThreadVectorRange(t, 28), [&](int p) {  // G and H are dead: Ks overwrites them
         int a, b;
         pair_nodes(p, a, b);
@@ -112,7 +114,7 @@ struct Hex8Pairs {
           if (rb != r) v -= Ks[24 * (3 * r + c) + 3 * rb + dd];
         Ks[24 * (3 * r + c) + 3 * r + dd] = Ks[24 * (3 * r + dd) + 3 * r + c] = v;
       });
-      // tour: end node-pair-products
+      // tour: end pairs-blocks
       scatter_sorted(t, d, e, order, add.access(), Ks);
     };
     const char* name = "kfem::assemble[pairs]";

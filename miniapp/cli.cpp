@@ -18,6 +18,7 @@
 #include "commands.hpp"
 #include "kfem/core/error.hpp"
 #include "kfem/core/kokkos_compat.hpp"
+#include "kfem/core/startup.hpp"
 #include "kfem/parallel/comm.hpp"
 #include "kfem/report/context.hpp"
 #include "names.hpp"
@@ -446,6 +447,7 @@ int main(int argc, char** argv) {
     }
     if (*info) return cmd_info();
     const Deck deck = load(deck_path, o);
+    reserve_at_startup(Kokkos::DefaultExecutionSpace());
     // Outputs are checked before any work starts; a command that fails leaves none behind. Under
     // mpirun rank 0 writes them all.
     if (*run) {

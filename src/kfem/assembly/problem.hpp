@@ -25,17 +25,14 @@ DeviceMesh<typename Exec::memory_space> to_device(const Exec& exec, const Mesh& 
   using Mem = typename Exec::memory_space;
   DeviceMesh<Mem> d;
   d.num_nodes = static_cast<ordinal_t>(mesh.num_nodes());
-  Kokkos::View<const double* [3], Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> hc(
-      mesh.nodes.front().data(), mesh.num_nodes());
-  Kokkos::View<const ordinal_t* [8], Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> he(
-      mesh.elements.front().data(), mesh.num_elements());
   d.coords =
       decltype(d.coords)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::coords"), mesh.num_nodes());
   d.conn =
       decltype(d.conn)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::conn"), mesh.num_elements());
-  Kokkos::deep_copy(exec, d.coords, hc);
-  Kokkos::deep_copy(exec, d.conn, he);
-  exec.fence();
+  const double* xyz = mesh.nodes.empty() ? nullptr : mesh.nodes.front().data();
+  const ordinal_t* cells = mesh.elements.empty() ? nullptr : mesh.elements.front().data();
+  upload(exec, {host_upload(d.coords, xyz, 3 * mesh.num_nodes()),
+                host_upload(d.conn, cells, std::size_t(max_cell_vertices) * mesh.num_elements())});
   return d;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kfem/core/error.hpp"
+#include "kfem/core/host_threads.hpp"
 
 namespace kfem {
 Hex8Coords hex8_coords(const Mesh& mesh, std::size_t e) {
@@ -354,25 +355,6 @@ HostCsr<double> assemble_reference_elasticity(const Mesh& mesh, const DofMap& do
 
 // ---- products with the oracle's element matrices ----------------------------------------------
 namespace {
-// f(t) on threads t = 0..threads-1 (0 on the caller's); the first exception, by thread, rethrown.
-template <class F>
-void on_threads(int threads, F f) {
-  std::vector<std::exception_ptr> failed(static_cast<std::size_t>(threads));
-  const auto guarded = [&](int t) {
-    try {
-      f(t);
-    } catch (...) {
-      failed[std::size_t(t)] = std::current_exception();
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(guarded, t);
-  guarded(0);
-  for (auto& th : pool) th.join();
-  for (const auto& e : failed)
-    if (e) std::rethrow_exception(e);
-}
-
 std::uint64_t splitmix64(std::uint64_t z) {  // a counter-based generator: entry i from (seed, i) alone
   z += 0x9e3779b97f4a7c15ull;
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -384,7 +366,7 @@ std::uint64_t splitmix64(std::uint64_t z) {  // a counter-based generator: entry
 std::vector<std::vector<double>> check_vectors(ordinal_t n, int count, std::uint64_t seed) {
   std::vector<std::vector<double>> x(static_cast<std::size_t>(count),
                                      std::vector<double>(static_cast<std::size_t>(n)));
-  const int threads = int(std::max(1u, std::min(16u, std::thread::hardware_concurrency())));
+  const int threads = host_threads(16);
   for (int v = 0; v < count; ++v)
     on_threads(threads, [&](int t) {
       const std::uint64_t base = splitmix64(seed + std::uint64_t(v) * 0x632be59bd9b4e019ull);

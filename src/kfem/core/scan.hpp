@@ -34,4 +34,16 @@ offset_t exclusive_scan(const Exec& exec, const char* label,
   exec.fence();
   return total;
 }
+
+// A process's first long scan on CUDA took 5.5 ms where its kernels take 0.2 (mesh4's incidence,
+// H200, Kokkos 3.4: reports/runs/2026-11-28-h200-issue44-setup-floor); after one such scan at
+// start-up, 0.28 ms (reports/runs/2026-11-29-h200-issue44-staged-upload). The scan also grows
+// Kokkos' buffer of block totals (device memory freed and allocated) to its largest size for 8-byte
+// totals: 16384 blocks, which 2^22 entries fill. kfem's start-up runs it, before there is a mesh.
+template <class Exec>
+void reserve_scan_scratch(const Exec& exec) {
+  const ordinal_t n = (ordinal_t(1) << 22) - 1;
+  Kokkos::View<offset_t*, typename Exec::memory_space> v("kfem::scan_warm_up", n + 1);
+  exclusive_scan(exec, "kfem::scan_warm_up", v, v, n);
+}
 }  // namespace kfem

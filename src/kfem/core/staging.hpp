@@ -1,8 +1,10 @@
 // Host memory for transfers to and from an execution space's memory: page-locked for CUDA (DMA at
-// full PCIe/NVLink rate, as banas' OpenCL buffers are), plain host memory elsewhere; and a host
-// vector's copy in an execution space's memory.
+// full PCIe/NVLink rate, as banas' OpenCL buffers are), plain host memory elsewhere; and the upload
+// of ordinary host arrays (a mesh, a colouring) into an execution space's memory.
 #pragma once
 #include <Kokkos_Core.hpp>
+#include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -18,15 +20,45 @@ struct HostStaging<Kokkos::Cuda> {
 };
 #endif
 
+// One contiguous block of bytes to copy from the host into an execution space's memory.
+struct HostUpload {
+  void* dst;
+  const void* src;
+  std::size_t bytes;
+};
+
+// The upload of a contiguous host view (or pointer) into a contiguous view of the same span.
+template <class DstView, class T>
+HostUpload host_upload(const DstView& dst, const T* src, std::size_t count) {
+  static_assert(sizeof(typename DstView::value_type) == sizeof(T));
+  if (!dst.span_is_contiguous() || dst.span() != count)
+    throw std::logic_error("host_upload: " + dst.label() + " is not a contiguous view of " +
+                           std::to_string(count) + " values");
+  return {dst.data(), src, count * sizeof(T)};
+}
+
+// Allocate the staging ring now: 32 MiB of page-locked memory, ~16 ms on an H200 host, once per
+// process (kfem's start-up calls this, core/startup.hpp); released when Kokkos finalizes. Returns
+// the seconds the allocation took, 0 if the ring was there.
+template <class Exec>
+double reserve_staging();
+
+// The uploads on exec, fenced. Into memory the host can reach, plain copies. Otherwise (or when
+// through_ring) through the staging ring: CUDA's own copy from pageable memory runs at 7-9 GB/s on
+// an H200 host, one host thread staging it; here 8 host threads copy 2 MiB chunks into the ring's
+// 16 slots while the copy engine sends the chunks before them: 27-30 GB/s for mesh4's 119 MB, 39-47
+// GB/s for 1.69 GB (reports/runs/2026-11-29-h200-issue44-staged-upload). One upload at a time per
+// execution space.
+template <class Exec>
+void upload(const Exec& exec, const std::vector<HostUpload>& parts, bool through_ring = false);
+
 // A host vector copied into a new view on exec (fenced: the vector may go out of scope).
 template <class Exec, class T>
 Kokkos::View<T*, typename Exec::memory_space> to_device(const Exec& exec, const std::vector<T>& v,
                                                         const std::string& label) {
   Kokkos::View<T*, typename Exec::memory_space> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
                                                   v.size());
-  Kokkos::deep_copy(exec, d,
-                    Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(v.data(), v.size()));
-  exec.fence();
+  upload(exec, {host_upload(d, v.data(), v.size())});
   return d;
 }
 }  // namespace kfem

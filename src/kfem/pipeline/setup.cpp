@@ -45,12 +45,10 @@ double upload(const Exec& exec, const Mesh& mesh, const DofMap& dm, Problem<Exec
     }
     p.dofs = decltype(p.dofs)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::element_dofs"),
                               dm.num_elements(), dm.nodes_per_element);
-    Kokkos::deep_copy(
-        exec, p.dofs,
-        Kokkos::View<const ordinal_t**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-            dm.element_nodes.data(), dm.num_elements(), dm.nodes_per_element));
+    kfem::upload(exec, {host_upload(p.dofs, dm.element_nodes.data(), dm.element_nodes.size())});
   });
-  p.natural = Kokkos::View<ordinal_t*, Mem>("kfem::natural_order", mesh.num_elements());
+  p.natural = Kokkos::View<ordinal_t*, Mem>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::natural_order"), mesh.num_elements());
   Kokkos::parallel_for("kfem::iota", Kokkos::RangePolicy<Exec>(exec, 0, mesh.num_elements()),
                        Iota<Mem>{p.natural});
   return s;

@@ -146,17 +146,19 @@ std::optional<UploadBandwidth> measure_upload_bandwidth() {
     constexpr std::size_t n = (std::size_t{64} << 20) / sizeof(double);
     const Exec exec;
     Kokkos::View<double*, Mem> dst(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::upload_dst"), n);
-    const auto gbs = [&](const auto& src) {
+    const auto gbs = [&](const auto& src, auto copy) {
       Kokkos::deep_copy(src, 1.0);  // the pages exist before timing
       std::vector<double> samples;
-      for (int i = 0; i < 6; ++i)
-        samples.push_back(time_fenced(exec, [&] { Kokkos::deep_copy(exec, dst, src); }));
+      for (int i = 0; i < 6; ++i) samples.push_back(time_fenced(exec, [&] { copy(src); }));
       samples.erase(samples.begin());  // the warm-up
       return double(n * sizeof(double)) / summarize(samples).median / 1e9;
     };
+    const auto deep_copy = [&](const auto& src) { Kokkos::deep_copy(exec, dst, src); };
+    const Kokkos::View<double*, Kokkos::HostSpace> pageable("kfem::upload_pageable", n);
     UploadBandwidth b;
-    b.pageable_gbs = gbs(Kokkos::View<double*, Kokkos::HostSpace>("kfem::upload_pageable", n));
-    b.staged_gbs = gbs(Kokkos::View<double*, HostStaging<Exec>::space>("kfem::upload_staged", n));
+    b.pageable_gbs = gbs(pageable, deep_copy);
+    b.staged_gbs = gbs(Kokkos::View<double*, HostStaging<Exec>::space>("kfem::upload_staged", n), deep_copy);
+    b.ring_gbs = gbs(pageable, [&](const auto& src) { upload(exec, {host_upload(dst, src.data(), n)}); });
     return b;
   }
 }
@@ -218,7 +220,8 @@ nlohmann::json run_context(bool measure_bandwidth) {
   ctx["upload_bandwidth_gbs"] = nullptr;
   if (measure_bandwidth)
     if (const auto up = measure_upload_bandwidth())
-      ctx["upload_bandwidth_gbs"] = {{"pageable", up->pageable_gbs}, {"staged", up->staged_gbs}};
+      ctx["upload_bandwidth_gbs"] = {
+          {"pageable", up->pageable_gbs}, {"staged", up->staged_gbs}, {"ring", up->ring_gbs}};
 
   const HostTopology topo = host_topology();
   ctx["host"] = {{"hostname", hostname()},    {"cpu_model", topo.cpu_model},
@@ -264,8 +267,10 @@ std::string context_summary(const nlohmann::json& ctx) {
   const auto up = ctx.value(ptr("/upload_bandwidth_gbs"), nlohmann::json());
   if (up.is_object())
     out += fmt::format(
-        "Host to device: {:.1f} GB/s from pageable memory, {:.1f} GB/s from staging memory (64 MiB)\n",
-        up.value("pageable", 0.0), up.value("staged", 0.0));
+        "Host to device: {:.1f} GB/s from pageable memory, {:.1f} GB/s from staging memory{} (64 MiB)\n",
+        up.value("pageable", 0.0), up.value("staged", 0.0),
+        up.contains("ring") ? fmt::format(", {:.1f} GB/s through kfem's staging ring", up.value("ring", 0.0))
+                            : std::string());
   out += fmt::format("Date: {}", str("/date"));
   return out;
 }

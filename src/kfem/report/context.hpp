@@ -48,12 +48,13 @@ int device_count();
 // initialized.
 double measure_copy_bandwidth();
 
-// GB/s (1e9) of deep_copy from host memory into the default execution space's memory, 64 MiB, from
+// GB/s (1e9) from host memory into the default execution space's memory, 64 MiB: deep_copy from
 // ordinary (pageable) host memory and from the staging memory of core/staging.hpp (page-locked for
-// CUDA): the floor of the set-up's upload. Median of 5 after a warm-up. nullopt when the default
-// space's memory is host memory (there is no upload).
+// CUDA: the floor of the set-up's upload), and kfem::upload of pageable memory through the staging
+// ring (what the set-up does). Median of 5 after a warm-up. nullopt when the default space's memory
+// is host memory (there is no upload).
 struct UploadBandwidth {
-  double pageable_gbs = 0, staged_gbs = 0;
+  double pageable_gbs = 0, staged_gbs = 0, ring_gbs = 0;
 };
 std::optional<UploadBandwidth> measure_upload_bandwidth();
 
@@ -73,7 +74,7 @@ HostTopology host_topology();
 //   device:      {name, sm_count, memory_gib, sm_clock_mhz, mem_clock_mhz, compute_capability,
 //                 l2_mib, memory_bus_bits, peak_bandwidth_gbs} or null
 //   copy_bandwidth_gbs: number, or null when !measure_bandwidth
-//   upload_bandwidth_gbs: {pageable, staged}, or null when !measure_bandwidth or there is no upload
+//   upload_bandwidth_gbs: {pageable, staged, ring}, or null when !measure_bandwidth or there is no upload
 //   host:        {hostname, cpu_model, packages, cores, pus, numa_nodes, topology}
 //   environment: {every OMP_* and KOKKOS_* variable: value}
 //   date:        ISO 8601 UTC, "2026-11-21T07:05:00Z"

@@ -145,6 +145,9 @@ struct SortedNeighbours {
       degree(n) = d;
       return;
     }
+    if (lanes == 32 && m <= 64) {  // every hex8 node (at most 8 x 8 candidates)
+      if (warp_sorted_set(n, e0, out, m)) return;
+    }
     // Lanes: a bitonic sort of the candidates, padded to a power of two with `none` (above every
     // node id): log2(P) (log2(P) + 1) / 2 compare-exchange rounds of P / 2 pairs, where ranking each
     // candidate against all others took m^2 compares. A candidate is kept where it differs from its
@@ -169,6 +172,49 @@ struct SortedNeighbours {
       kept += keep;
       if (final && k == m - 1) degree(n) = kept;
     });
+  }
+
+  // On CUDA, up to 64 candidates as two per lane (positions l and l + 32) of the member's warp,
+  // sorted by the same bitonic network through warp shuffles: registers, no scratch, and none of
+  // the run-time mask that each of Kokkos' vector loops builds (21 rounds of them per node). The
+  // kept ones are placed by ballot counts. False (nothing done) elsewhere.
+  KOKKOS_INLINE_FUNCTION bool warp_sorted_set(ordinal_t n, offset_t e0, offset_t out, int m) const {
+#if defined(__CUDA_ARCH__)
+    constexpr ordinal_t none = INT32_MAX;
+    constexpr unsigned all = 0xffffffffu;
+    const int l = int(threadIdx.x);
+    const auto candidate = [&](int k) {
+      const int q = k / npe;
+      return k < m ? conn(elements(e0 + q), k - q * npe) : none;
+    };
+    ordinal_t lo = candidate(l), hi = candidate(l + 32);
+    for (int size = 2; size <= 64; size *= 2)
+      for (int stride = size / 2; stride > 0; stride /= 2) {
+        if (stride == 32) {  // partners in one lane; the last merge is ascending
+          const ordinal_t a = lo < hi ? lo : hi, b = lo < hi ? hi : lo;
+          lo = a, hi = b;
+          continue;
+        }
+        const bool lower = (l & stride) == 0;  // ascending where bit `size` of the position is clear
+        const bool up_lo = (l & size) == 0, up_hi = ((l + 32) & size) == 0;
+        const ordinal_t p_lo = __shfl_xor_sync(all, lo, stride), p_hi = __shfl_xor_sync(all, hi, stride);
+        lo = (lower == up_lo) == (p_lo < lo) ? p_lo : lo;
+        hi = (lower == up_hi) == (p_hi < hi) ? p_hi : hi;
+      }
+    const ordinal_t left_lo = __shfl_up_sync(all, lo, 1), left_hi = __shfl_up_sync(all, hi, 1);
+    const ordinal_t last_lo = __shfl_sync(all, lo, 31);
+    const bool keep_lo = lo != none && (l == 0 || lo != left_lo);
+    const bool keep_hi = hi != none && hi != (l == 0 ? last_lo : left_hi);
+    const unsigned kept_lo = __ballot_sync(all, keep_lo), kept_hi = __ballot_sync(all, keep_hi);
+    const unsigned below = (1u << l) - 1u;
+    if (keep_lo) set(out + __popc(kept_lo & below)) = lo;
+    if (keep_hi) set(out + __popc(kept_lo) + __popc(kept_hi & below)) = hi;
+    if (l == 0) degree(n) = __popc(kept_lo) + __popc(kept_hi);
+    return true;
+#else
+    (void)n, (void)e0, (void)out, (void)m;
+    return false;
+#endif
   }
 };
 

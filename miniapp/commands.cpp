@@ -382,8 +382,13 @@ bool report_run(const Deck& deck, const Model& model, const json& res, OutputSet
   fmt::print("  assembly      median {} (min {}, max {}, {} runs) = {:.3g} elements/s\n",
              fmt_time(a["median"]), fmt_time(a["min"]), fmt_time(a["max"]), a["count"].get<int>(),
              res["rates"]["elements_per_s"].get<double>());
-  if (res.contains("first_matrix_s"))
-    fmt::print("  first matrix  {} from the mesh on the host (setup stages + first assembly)\n",
+  if (res.contains("first_assembly_s"))
+    fmt::print(
+        "  first matrix  {} from the mesh on the host (wall: setup stages, first assembly {}, host work "
+        "between)\n",
+        fmt_time(res["first_matrix_s"]), fmt_time(res["first_assembly_s"]));
+  else if (res.contains("first_matrix_s"))
+    fmt::print("  first matrix  {} from the mesh on the host (setup stages + first run)\n",
                fmt_time(res["first_matrix_s"]));
   if (res.contains("tuner")) print_tuner(res["tuner"]);
   if (res.contains("acoo")) print_acoo(res["acoo"]);

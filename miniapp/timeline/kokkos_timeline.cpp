@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,8 @@ struct Timeline {
   }
 };
 Timeline* tl = nullptr;
+// kfem uploads beside its kernels from a second host thread (core/staging.hpp): one event at a time.
+std::mutex one_at_a_time;
 
 // Kokkos passes memory spaces by value as this struct (Kokkos_Profiling_SpaceHandle).
 struct SpaceHandle {
@@ -67,50 +70,64 @@ void kokkosp_finalize_library() {
   tl = nullptr;
 }
 void kokkosp_begin_parallel_for(const char* name, std::uint32_t, std::uint64_t* id) {
+  const std::lock_guard<std::mutex> lock(one_at_a_time);
   *id = tl->begin("for", name);
 }
 void kokkosp_end_parallel_for(std::uint64_t id) {
+  const std::lock_guard<std::mutex> lock(one_at_a_time);
   tl->end(id);
 }
 void kokkosp_begin_parallel_reduce(const char* name, std::uint32_t, std::uint64_t* id) {
+  const std::lock_guard<std::mutex> lock(one_at_a_time);
   *id = tl->begin("reduce", name);
 }
 void kokkosp_end_parallel_reduce(std::uint64_t id) {
+  const std::lock_guard<std::mutex> lock(one_at_a_time);
   tl->end(id);
 }
 void kokkosp_begin_parallel_scan(const char* name, std::uint32_t, std::uint64_t* id) {
+  const std::lock_guard<std::mutex> lock(one_at_a_time);
   *id = tl->begin("scan", name);
 }
 void kokkosp_end_parallel_scan(std::uint64_t id) {
+  const std::lock_guard<std::mutex> lock(one_at_a_time);
   tl->end(id);
 }
 void kokkosp_begin_fence(const char* name, std::uint32_t, std::uint64_t* id) {
+  const std::lock_guard<std::mutex> lock(one_at_a_time);
   *id = tl->begin("fence", name);
 }
 void kokkosp_end_fence(std::uint64_t id) {
+  const std::lock_guard<std::mutex> lock(one_at_a_time);
   tl->end(id);
 }
 void kokkosp_push_profile_region(const char* name) {
+  const std::lock_guard<std::mutex> lock(one_at_a_time);
   tl->regions.emplace_back(name);
   tl->mark("region+", name);
 }
 void kokkosp_pop_profile_region() {
+  const std::lock_guard<std::mutex> lock(one_at_a_time);
   if (tl->regions.empty()) return;
   tl->mark("region-", tl->regions.back());
   tl->regions.pop_back();
 }
 void kokkosp_allocate_data(SpaceHandle space, const char* label, const void*, std::uint64_t bytes) {
+  const std::lock_guard<std::mutex> lock(one_at_a_time);
   tl->mark("alloc", std::string(space.name) + " " + label + " " + std::to_string(bytes) + " B");
 }
 void kokkosp_deallocate_data(SpaceHandle space, const char* label, const void*, std::uint64_t bytes) {
+  const std::lock_guard<std::mutex> lock(one_at_a_time);
   tl->mark("free", std::string(space.name) + " " + label + " " + std::to_string(bytes) + " B");
 }
 void kokkosp_begin_deep_copy(SpaceHandle to, const char* to_label, const void*, SpaceHandle from,
                              const char* from_label, const void*, std::uint64_t bytes) {
+  const std::lock_guard<std::mutex> lock(one_at_a_time);
   tl->copy_id = tl->begin("copy", std::string(from.name) + " " + from_label + " -> " + to.name + " " +
                                       to_label + " " + std::to_string(bytes) + " B");
 }
 void kokkosp_end_deep_copy() {
+  const std::lock_guard<std::mutex> lock(one_at_a_time);
   tl->end(tl->copy_id);
 }
 }

@@ -61,6 +61,23 @@ TYPED_TEST(Staging, ToDeviceCopiesAVector) {
   for (std::size_t k = 0; k < v.size(); ++k) ASSERT_EQ(back(k), v[k]) << k;
 }
 
+// An upload beside work on exec: every byte is there after wait(), while exec ran a kernel of its
+// own meanwhile (on CUDA the two share the device; elsewhere the copy is made at once).
+TYPED_TEST(Staging, UploadsBesideAKernel) {
+  using Exec = TypeParam;
+  using Mem = typename Exec::memory_space;
+  const auto v = pattern(5 * chunk / 4 + 3, 11);
+  Kokkos::View<std::uint32_t*, Mem> d("d", v.size()), busy("busy", std::size_t{1} << 22);
+  UploadBeside<Exec> beside(Exec(), {host_upload(d, v.data(), v.size())});
+  Kokkos::deep_copy(Exec(), busy, 7u);
+  EXPECT_GE(beside.wait(), 0.0);
+  const auto back = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d);
+  std::size_t wrong = 0;
+  for (std::size_t k = 0; k < v.size(); ++k) wrong += back(k) != v[k];
+  EXPECT_EQ(wrong, 0u);
+  EXPECT_NO_THROW(beside.wait());  // a second wait has nothing left to wait for
+}
+
 TYPED_TEST(Staging, RefusesAViewOfAnotherSize) {
   using Exec = TypeParam;
   Kokkos::View<std::uint32_t*, typename Exec::memory_space> d("d", 10);

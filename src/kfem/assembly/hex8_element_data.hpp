@@ -52,6 +52,12 @@ struct Hex8ElementData {
   }
 };
 
+// One node's 8 block offsets, as one aligned 16-byte store.
+struct alignas(16) EightOffsets {
+  block_offset_t at[8];
+};
+static_assert(sizeof(EightOffsets) == 16);
+
 // Gathers coordinates and node ids of elements order(0..n) and computes their CSR index on the
 // device, for the full pattern (target = g.dof) or its lower triangle (Lower, target from lower_triangle).
 template <class S, class Layout, bool Lower = false, class Exec, class Coords, class Conn, class Order>
@@ -94,12 +100,21 @@ Hex8ElementData<S, Layout, typename Exec::memory_space, Lower> make_hex8_element
         for (int j = 0; j < 3; ++j) out.coords(e, 3 * a + j) = S(coords(na, j) - coords(n0, j));
         out.stride(e, a) = row_length_t(rows(3 * na + 1) - rows(3 * na) - (Lower ? 1 : 0));
         out.row(e, a) = rows(3 * na);
+        ordinal_t nb[8];
+        int place[8];
+        for (int b = 0; b < 8; ++b) nb[b] = conn(src, b);
+        positions_in_row(node_rows, node_cols, na, nb, place);
+        EightOffsets blocks;
         for (int b = 0; b < 8; ++b) {
-          const ordinal_t nb = conn(src, b);
-          const offset_t at = Lower && nb > na ? 0 : 3 * position_in_row(node_rows, node_cols, na, nb);
-          out.block(e, 8 * a + b) = block_offset_t(at);
+          const offset_t at = Lower && nb[b] > na ? 0 : 3 * offset_t(place[b]);
+          blocks.at[b] = block_offset_t(at);
           most = at > most ? at : most;
         }
+        // Element-major rows: node a's 8 offsets are 16 aligned bytes, one store instead of 8.
+        if constexpr (rows_of_elements)
+          *reinterpret_cast<EightOffsets*>(&out.block(e, 8 * a)) = blocks;
+        else
+          for (int b = 0; b < 8; ++b) out.block(e, 8 * a + b) = blocks.at[b];
       },
       Kokkos::Max<offset_t>(furthest));
   if (furthest > offset_t(std::numeric_limits<block_offset_t>::max()))

@@ -20,19 +20,32 @@ struct DeviceMesh {
   Kokkos::View<ordinal_t* [8], Kokkos::LayoutRight, MemorySpace> conn;
 };
 
-template <class Exec>
-DeviceMesh<typename Exec::memory_space> to_device(const Exec& exec, const Mesh& mesh) {
-  using Mem = typename Exec::memory_space;
+// The mesh's arrays in Mem, not yet filled; the uploads of its coordinates and connectivity fill them.
+template <class Mem>
+DeviceMesh<Mem> allocate_device_mesh(const Mesh& mesh) {
   DeviceMesh<Mem> d;
   d.num_nodes = static_cast<ordinal_t>(mesh.num_nodes());
   d.coords =
       decltype(d.coords)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::coords"), mesh.num_nodes());
   d.conn =
       decltype(d.conn)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::conn"), mesh.num_elements());
-  const double* xyz = mesh.nodes.empty() ? nullptr : mesh.nodes.front().data();
-  const ordinal_t* cells = mesh.elements.empty() ? nullptr : mesh.elements.front().data();
-  upload(exec, {host_upload(d.coords, xyz, 3 * mesh.num_nodes()),
-                host_upload(d.conn, cells, std::size_t(max_cell_vertices) * mesh.num_elements())});
+  return d;
+}
+template <class Mem>
+HostUpload coords_upload(const DeviceMesh<Mem>& d, const Mesh& mesh) {
+  return host_upload(d.coords, mesh.nodes.empty() ? nullptr : mesh.nodes.front().data(),
+                     3 * mesh.num_nodes());
+}
+template <class Mem>
+HostUpload conn_upload(const DeviceMesh<Mem>& d, const Mesh& mesh) {
+  return host_upload(d.conn, mesh.elements.empty() ? nullptr : mesh.elements.front().data(),
+                     std::size_t(max_cell_vertices) * mesh.num_elements());
+}
+
+template <class Exec>
+DeviceMesh<typename Exec::memory_space> to_device(const Exec& exec, const Mesh& mesh) {
+  auto d = allocate_device_mesh<typename Exec::memory_space>(mesh);
+  upload(exec, {coords_upload(d, mesh), conn_upload(d, mesh)});
   return d;
 }
 

@@ -432,29 +432,52 @@ ReferenceProducts element_products(std::size_t ne, int ndof, const std::vector<s
 }
 
 // ye += wd B^T D (B xe) for every vector and de += wd diag(B^T D B), B: 6 x n Voigt strains
-// (row-major, row k at B[k * n]).
+// (row-major, row k at B[k * n]) as hex8_strain_matrix and prism_strain_matrix write them: node a's
+// columns 3a..3a+2 hold its gradient g in rows 0..2 (g0, g1, g2 on the diagonal) and the shears
+// (xy: g1 g0 0, yz: 0 g2 g1, zx: g2 0 g0). Products go through g, 9 terms per node where the dense
+// B has 18 of which 9 are zero: mesh1's oracle on 2 cores took ~35 % less.
 void elasticity_point(const double D[6][6], const double* B, int n, double wd, std::size_t k,
                       const double* xe, double* ye, double* de) {
+  const auto gradient = [&](int a, double g[3]) {
+    g[0] = B[3 * a], g[1] = B[n + 3 * a + 1], g[2] = B[2 * n + 3 * a + 2];
+  };
   for (std::size_t v = 0; v < k; ++v) {
+    const double* u = xe + v * n;
     double eps[6] = {}, sig[6] = {};
-    for (int r = 0; r < 6; ++r)
-      for (int j = 0; j < n; ++j) eps[r] += B[r * n + j] * xe[v * n + j];
+    for (int a = 0; a < n / 3; ++a) {
+      double g[3];
+      gradient(a, g);
+      const double* ua = u + 3 * a;
+      eps[0] += g[0] * ua[0];
+      eps[1] += g[1] * ua[1];
+      eps[2] += g[2] * ua[2];
+      eps[3] += g[1] * ua[0] + g[0] * ua[1];
+      eps[4] += g[2] * ua[1] + g[1] * ua[2];
+      eps[5] += g[2] * ua[0] + g[0] * ua[2];
+    }
     for (int r = 0; r < 6; ++r)
       for (int c = 0; c < 6; ++c) sig[r] += D[r][c] * eps[c];
-    for (int j = 0; j < n; ++j) {
-      double s = 0.0;
-      for (int r = 0; r < 6; ++r) s += B[r * n + j] * sig[r];
-      ye[v * n + j] += wd * s;
+    double* y = ye + v * n;
+    for (int a = 0; a < n / 3; ++a) {
+      double g[3];
+      gradient(a, g);
+      y[3 * a + 0] += wd * (g[0] * sig[0] + g[1] * sig[3] + g[2] * sig[5]);
+      y[3 * a + 1] += wd * (g[1] * sig[1] + g[0] * sig[3] + g[2] * sig[4]);
+      y[3 * a + 2] += wd * (g[2] * sig[2] + g[1] * sig[4] + g[0] * sig[5]);
     }
   }
-  for (int j = 0; j < n; ++j) {  // B's column j has 3 nonzeros: skip the zeros
-    double s = 0.0;
-    for (int r = 0; r < 6; ++r) {
-      const double brj = B[r * n + j];
-      if (brj == 0.0) continue;
-      for (int c = 0; c < 6; ++c) s += brj * D[r][c] * B[c * n + j];
+  // Column 3a + c of B: rows (c, and the two shears that hold c) with the gradient's entries.
+  constexpr int rows[3][3] = {{0, 3, 5}, {1, 3, 4}, {2, 4, 5}};
+  constexpr int parts[3][3] = {{0, 1, 2}, {1, 0, 2}, {2, 1, 0}};
+  for (int a = 0; a < n / 3; ++a) {
+    double g[3];
+    gradient(a, g);
+    for (int c = 0; c < 3; ++c) {
+      double s = 0.0;
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) s += g[parts[c][i]] * D[rows[c][i]][rows[c][j]] * g[parts[c][j]];
+      de[3 * a + c] += wd * s;
     }
-    de[j] += wd * s;
   }
 }
 

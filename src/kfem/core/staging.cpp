@@ -5,7 +5,10 @@
 #include <chrono>
 #include <cstring>
 #include <mutex>
+#include <optional>
+#include <stdexcept>
 #include <thread>
+#include <utility>
 
 #include "kfem/core/exec_spaces.hpp"
 #include "kfem/core/host_threads.hpp"
@@ -22,10 +25,35 @@ constexpr std::size_t ring_chunks = 16;
 constexpr std::size_t fence_every = 4;
 constexpr int copy_threads = 8;
 
+// A second instance of Exec whose work does not wait for the first one's: uploads beside kernels.
+// Host spaces have none (their copies are the host's own work).
+template <class Exec>
+struct SideInstance {
+  std::optional<Exec> make() { return std::nullopt; }
+  void release() {}
+};
+#ifdef KOKKOS_ENABLE_CUDA
+template <>
+struct SideInstance<Kokkos::Cuda> {
+  cudaStream_t stream = nullptr;
+  std::optional<Kokkos::Cuda> make() {  // non-blocking: no wait for Kokkos' default (legacy) stream
+    if (cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess)
+      throw std::runtime_error("kfem::upload: no CUDA stream for uploads beside kernels");
+    return Kokkos::Cuda(stream);
+  }
+  void release() {  // after the instance made on it is gone
+    if (stream) cudaStreamDestroy(stream);
+    stream = nullptr;
+  }
+};
+#endif
+
 template <class Exec>
 struct Ring {
   Kokkos::View<char*, typename HostStaging<Exec>::space> bytes;
   std::mutex busy;
+  SideInstance<Exec> side_stream;
+  std::optional<Exec> side;
 };
 
 template <class Exec>
@@ -42,7 +70,13 @@ double reserve_staging() {
   const auto t0 = std::chrono::steady_clock::now();
   r.bytes = decltype(r.bytes)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::staging_ring"),
                               ring_chunks * chunk_bytes);
-  Kokkos::push_finalize_hook([] { ring<Exec>().bytes = {}; });
+  r.side = r.side_stream.make();
+  Kokkos::push_finalize_hook([] {
+    auto& f = ring<Exec>();
+    f.bytes = {};
+    f.side.reset();
+    f.side_stream.release();
+  });
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
@@ -112,9 +146,40 @@ void upload(const Exec& exec, const std::vector<HostUpload>& parts, bool through
   for (auto& f : fillers) f.join();
 }
 
-#define KFEM_STAGING(Exec)                 \
-  template double reserve_staging<Exec>(); \
-  template void upload<Exec>(const Exec&, const std::vector<HostUpload>&, bool);
+template <class Exec>
+UploadBeside<Exec>::UploadBeside(const Exec& exec, std::vector<HostUpload> parts) {
+  reserve_staging<Exec>();
+  const std::optional<Exec>& side = ring<Exec>().side;
+  if (!side) {
+    upload(exec, parts);
+    return;
+  }
+  thread_ = std::thread([this, on = *side, parts = std::move(parts)] {
+    try {
+      upload(on, parts);
+    } catch (...) {
+      failed_ = std::current_exception();
+    }
+  });
+}
+
+template <class Exec>
+double UploadBeside<Exec>::wait() {
+  const auto t0 = std::chrono::steady_clock::now();
+  if (thread_.joinable()) thread_.join();
+  if (failed_) std::rethrow_exception(std::exchange(failed_, nullptr));
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+template <class Exec>
+UploadBeside<Exec>::~UploadBeside() {
+  if (thread_.joinable()) thread_.join();
+}
+
+#define KFEM_STAGING(Exec)                                                       \
+  template double reserve_staging<Exec>();                                       \
+  template void upload<Exec>(const Exec&, const std::vector<HostUpload>&, bool); \
+  template class UploadBeside<Exec>;
 KFEM_FOR_EACH_EXEC_SPACE(KFEM_STAGING)
 #undef KFEM_STAGING
 }  // namespace kfem

@@ -4,8 +4,10 @@
 #pragma once
 #include <Kokkos_Core.hpp>
 #include <cstddef>
+#include <exception>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace kfem {
@@ -51,6 +53,26 @@ double reserve_staging();
 // execution space.
 template <class Exec>
 void upload(const Exec& exec, const std::vector<HostUpload>& parts, bool through_ring = false);
+
+// An upload beside the caller's work on exec: a host thread of its own sends the parts through the
+// staging ring on a second instance of Exec (on CUDA a stream of its own, made with the ring), while
+// the caller goes on with exec. The set-up sends the mesh's coordinates so while the DOF graph, which
+// reads the connectivity alone, builds. wait() returns the seconds the caller waited for what was
+// left, and rethrows what failed; the destructor waits too. Where Exec reaches host memory the copy
+// is made at once: there is no copy engine to overlap.
+template <class Exec>
+class UploadBeside {
+ public:
+  UploadBeside(const Exec& exec, std::vector<HostUpload> parts);
+  UploadBeside(const UploadBeside&) = delete;
+  UploadBeside& operator=(const UploadBeside&) = delete;
+  ~UploadBeside();
+  double wait();
+
+ private:
+  std::thread thread_;
+  std::exception_ptr failed_;
+};
 
 // A host vector copied into a new view on exec (fenced: the vector may go out of scope).
 template <class Exec, class T>

@@ -134,8 +134,9 @@ std::vector<ordinal_t> morton_order(const Mesh& mesh) {
       centre[e][j] = 0.0;
       for (int a = 0; a < nv; ++a) centre[e][j] += mesh.nodes[mesh.elements[e][a]][j] / nv;
     }
-    for (int j = 0; j < 3; ++j) lo[j] = std::min(lo[j], centre[e][j]), hi[j] = std::max(hi[j], centre[e][j]);
   }
+  for (const auto& x : mesh.nodes)  // as morton::order: the nodes' box
+    for (int j = 0; j < 3; ++j) lo[j] = std::min(lo[j], x[j]), hi[j] = std::max(hi[j], x[j]);
   const int bits = morton::code_bits(std::int64_t(ne)), ibits = morton::index_bits(std::int64_t(ne));
   std::vector<std::uint64_t> key(ne);
   for (std::size_t e = 0; e < ne; ++e)

@@ -68,8 +68,7 @@ std::size_t device_free_bytes(const std::string& backend) {
     device = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
   });
   if (!device) return 0;
-  const auto info = device_info();
-  return info ? info->free_bytes : 0;
+  return device_free_memory().value_or(0);
 }
 
 void check_graph_size(const std::string& where, const GraphCounts& c, std::size_t device_free_bytes) {

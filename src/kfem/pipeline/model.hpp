@@ -32,7 +32,7 @@ struct Model {
 // device, 0 where unknown; nullopt: no DOF graph will be built, as in banas' stage bench).
 Model build_model(const MeshSpec& spec, const Settings& settings,
                   std::optional<std::size_t> graph_device_bytes);
-// Free memory of the backend when it is a device that can be asked (CUDA: device_info), else 0.
+// Free memory of the backend when it is a device that can be asked (CUDA: device_free_memory), else 0.
 // Kokkos 3.4 has no portable query, so other device backends go unchecked.
 std::size_t device_free_bytes(const std::string& backend);
 

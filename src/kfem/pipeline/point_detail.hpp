@@ -163,12 +163,12 @@ std::unique_ptr<AssemblerBase<Exec, S>> prepare_graph_assembly(const Exec& exec,
     const double per_element = specialised ? hex8_element_data_bytes(sizeof(S))
                                            : generic_element_data_bytes(sizeof(S), ref.vertices, ref.nsh,
                                                                         req.target == TargetKind::index);
-    const auto info = device_info();
+    const auto free_bytes = device_free_memory();
     check_point_memory(
         model.info.value("name", std::string("mesh")),
         point_memory(counts, p.graph.dof.nnz(), choice.lower ? p.lower.nnz() : p.graph.dof.nnz(),
                      choice.lower, sizeof(S), per_element, req.solve),
-        info ? double(info->free_bytes) : 0.0);
+        free_bytes ? double(*free_bytes) : 0.0);
   }
 
   std::unique_ptr<AssemblerBase<Exec, S>> assembler;

@@ -2,9 +2,11 @@
 
 #include <Kokkos_Core.hpp>
 #include <chrono>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "kfem/assembly/make_assembler.hpp"  // dispatch_entry
 #include "kfem/assembly/strategies.hpp"
@@ -32,20 +34,26 @@ struct Iota {
 
 // Mesh, element DOF nodes and the natural element order to the device; the fenced seconds of the
 // copies. hex8's DOF nodes are its 8 vertices in their order (vertex_dof_map): the connectivity
-// serves as both, which saves a third of mesh4's upload.
+// serves as both, which saves a third of mesh4's upload. With `coords`, the coordinates go beside
+// what the caller does next (the DOF graph reads the connectivity alone): it waits for them.
 template <class Exec>
-double upload(const Exec& exec, const Mesh& mesh, const DofMap& dm, Problem<Exec>& p) {
+double upload(const Exec& exec, const Mesh& mesh, const DofMap& dm, Problem<Exec>& p,
+              std::optional<UploadBeside<Exec>>* coords = nullptr) {
   using Mem = typename Exec::memory_space;
   ScopedRegion r("kfem::setup::mesh_to_device");
   const double s = time_fenced(exec, [&] {
-    p.mesh = to_device(exec, mesh);
+    p.mesh = allocate_device_mesh<Mem>(mesh);
+    std::vector<HostUpload> now{conn_upload(p.mesh, mesh)};
     if (dm.order == 1 && dm.nodes_per_element == max_cell_vertices) {
       p.dofs = p.mesh.conn;
-      return;
+    } else {
+      p.dofs = decltype(p.dofs)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::element_dofs"),
+                                dm.num_elements(), dm.nodes_per_element);
+      now.push_back(host_upload(p.dofs, dm.element_nodes.data(), dm.element_nodes.size()));
     }
-    p.dofs = decltype(p.dofs)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::element_dofs"),
-                              dm.num_elements(), dm.nodes_per_element);
-    kfem::upload(exec, {host_upload(p.dofs, dm.element_nodes.data(), dm.element_nodes.size())});
+    if (!coords) now.push_back(coords_upload(p.mesh, mesh));
+    kfem::upload(exec, now);
+    if (coords) coords->emplace(exec, std::vector<HostUpload>{coords_upload(p.mesh, mesh)});
   });
   p.natural = Kokkos::View<ordinal_t*, Mem>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::natural_order"), mesh.num_elements());
@@ -83,16 +91,26 @@ Setup<Exec> make_setup(const Exec& exec, const Mesh& mesh, const DofMap& dofs, i
     p.graph = shared->graph, p.lower = shared->lower;
     t["pattern_shared"] = true;
   } else if (choice.pattern) {
-    t["mesh_to_device_s"] = upload(exec, mesh, dofs, p);
-    ScopedRegion r("kfem::setup::graph");
-    t["graph_s"] =
-        time_fenced(exec, [&] { p.graph = build_dof_graph(exec, p.dofs, dofs.num_nodes, components); });
-    if (choice.lower) {
-      t["lower_graph_s"] = time_fenced(exec, [&] { p.lower = lower_triangle(exec, p.graph.dof); });
-      // Lower storage reads the node graph and its own pattern: the full pattern's columns (4 bytes
-      // per entry, as much as float values) would only take room from the largest mesh.
-      p.graph.dof.cols = {};
+    // The coordinates upload beside the graph; mesh_to_device_s is the connectivity's upload and
+    // whatever of the coordinates' the graph did not hide.
+    std::optional<UploadBeside<Exec>> coords;
+    double to_device_s = upload(exec, mesh, dofs, p, &coords);
+    {
+      ScopedRegion r("kfem::setup::graph");
+      t["graph_s"] =
+          time_fenced(exec, [&] { p.graph = build_dof_graph(exec, p.dofs, dofs.num_nodes, components); });
+      if (choice.lower) {
+        t["lower_graph_s"] = time_fenced(exec, [&] { p.lower = lower_triangle(exec, p.graph.dof); });
+        // Lower storage reads the node graph and its own pattern: the full pattern's columns (4 bytes
+        // per entry, as much as float values) would only take room from the largest mesh.
+        p.graph.dof.cols = {};
+      }
     }
+    {
+      ScopedRegion r("kfem::setup::mesh_to_device");
+      to_device_s += coords->wait();
+    }
+    t["mesh_to_device_s"] = to_device_s;
     if (choice.share) choice.share->keep(p, components, choice.lower);
   } else {  // the storage sizes its vectors by Problem::num_dofs()
     t["mesh_to_device_s"] = upload(exec, mesh, dofs, p);

@@ -1,6 +1,6 @@
-// make_capacitor through the Gmsh C++ API (Gmsh 4.8: errors are thrown as std::string). Built in
-// its own library (src/CMakeLists.txt, KFEM_WITH_GMSH=ON), host compiler only, so no other kfem
-// file needs gmsh.h.
+// make_capacitor through the Gmsh C++ API (Gmsh 4.8: errors are thrown as std::string). Built as
+// the module libkfem_gmsh.so (src/CMakeLists.txt, KFEM_WITH_GMSH=ON), host compiler only, so no
+// other kfem file needs gmsh.h; capacitor_gmsh_module.cpp opens it at the first capacitor.
 #include <fmt/format.h>
 #include <gmsh.h>
 
@@ -169,14 +169,14 @@ Mesh generate(const CapacitorSpec& s) {
   return extract_mesh();
 }
 }  // namespace
+}  // namespace kfem
 
-bool gmsh_available() {
-  return true;
-}
-
-Mesh capacitor_detail::mesh_with_gmsh(const CapacitorSpec& spec) {
+// The module's one entry point, looked up by name (capacitor_gmsh_module.cpp): out = the mesh of an
+// already checked spec; every failure a one-line kfem::InputError.
+extern "C" void kfem_gmsh_mesh_capacitor(const kfem::CapacitorSpec& spec, kfem::Mesh& out) {
+  using kfem::InputError;
   try {
-    return generate(spec);
+    out = kfem::generate(spec);
   } catch (const InputError&) {
     throw;
   } catch (const std::string& what) {  // Gmsh 4.8
@@ -187,4 +187,3 @@ Mesh capacitor_detail::mesh_with_gmsh(const CapacitorSpec& spec) {
     throw InputError("capacitor: Gmsh failed (unknown error)");
   }
 }
-}  // namespace kfem

@@ -1,4 +1,5 @@
-// device_info(): the one place kfem talks to the CUDA runtime directly; other builds have no device.
+// device_info() and device_free_memory(): what kfem asks the CUDA runtime about the device; other
+// builds have no device.
 #include <Kokkos_Core.hpp>
 
 #include "kfem/report/context.hpp"
@@ -50,6 +51,16 @@ std::optional<DeviceInfo> device_info() {
 #else
   return std::nullopt;
 #endif
+}
+
+std::optional<std::size_t> device_free_memory() {
+#ifdef KOKKOS_ENABLE_CUDA
+  std::size_t free_bytes = 0, total_bytes = 0;
+  const bool ok = cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess;
+  cudaGetLastError();
+  if (ok) return free_bytes;
+#endif
+  return std::nullopt;
 }
 
 int device_count() {

@@ -57,6 +57,21 @@ KOKKOS_INLINE_FUNCTION void sort_row(V* v, offset_t n) {
   }
 }
 
+// Indices of the N columns m[k] within the sorted row n of a CSR graph (each must be present), in
+// one pass over the row: m[k]'s index is the number of columns below it. The row's loads do not
+// depend on each other, as N binary searches' do: hex8's element data (8 nodes in rows of 27) took
+// 1.58 ms instead of 2.01 on mesh4 on an H200 (ncu), with fewer instructions.
+template <int N, class Rows, class Cols>
+KOKKOS_INLINE_FUNCTION void positions_in_row(const Rows& rows, const Cols& cols, ordinal_t n,
+                                             const ordinal_t (&m)[N], int (&at)[N]) {
+  for (int k = 0; k < N; ++k) at[k] = 0;
+  const offset_t end = rows(n + 1);
+  for (offset_t p = rows(n); p < end; ++p) {
+    const ordinal_t c = cols(p);
+    for (int k = 0; k < N; ++k) at[k] += c < m[k] ? 1 : 0;
+  }
+}
+
 // Index of column m within the sorted row n of a CSR graph (binary search; m must be present).
 template <class Rows, class Cols>
 KOKKOS_INLINE_FUNCTION offset_t position_in_row(const Rows& rows, const Cols& cols, ordinal_t n,

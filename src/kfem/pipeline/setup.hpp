@@ -37,8 +37,8 @@ class MeshOrders {
 };
 
 // The set-up stages a point may run, in pipeline order: the report key (point.setup.<key>) and how a
-// summary names it. first_matrix_s sums those a point ran; the colourings timed only for
-// comparison (coloring_greedy_s, coloring_device_s) are not stages.
+// summary names it. first_matrix_s, a wall time, holds those a point ran (a-COO's sums them); the
+// colourings timed only for comparison (coloring_greedy_s, coloring_device_s) are not stages.
 struct SetupStage {
   const char* key;
   const char* label;

@@ -29,19 +29,22 @@ constexpr int copy_threads = 8;
 // Host spaces have none (their copies are the host's own work).
 template <class Exec>
 struct SideInstance {
-  std::optional<Exec> make() { return std::nullopt; }
+  std::optional<Exec> exec;
+  void make() {}
   void release() {}
 };
 #ifdef KOKKOS_ENABLE_CUDA
 template <>
 struct SideInstance<Kokkos::Cuda> {
+  std::optional<Kokkos::Cuda> exec;
   cudaStream_t stream = nullptr;
-  std::optional<Kokkos::Cuda> make() {  // non-blocking: no wait for Kokkos' default (legacy) stream
+  void make() {  // non-blocking: no wait for Kokkos' default (legacy) stream
     if (cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess)
       throw std::runtime_error("kfem::upload: no CUDA stream for uploads beside kernels");
-    return Kokkos::Cuda(stream);
+    exec = Kokkos::Cuda(stream);
   }
-  void release() {  // after the instance made on it is gone
+  void release() {  // the instance first, then its stream
+    exec.reset();
     if (stream) cudaStreamDestroy(stream);
     stream = nullptr;
   }
@@ -52,8 +55,7 @@ template <class Exec>
 struct Ring {
   Kokkos::View<char*, typename HostStaging<Exec>::space> bytes;
   std::mutex busy;
-  SideInstance<Exec> side_stream;
-  std::optional<Exec> side;
+  SideInstance<Exec> side;
 };
 
 template <class Exec>
@@ -70,12 +72,11 @@ double reserve_staging() {
   const auto t0 = std::chrono::steady_clock::now();
   r.bytes = decltype(r.bytes)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::staging_ring"),
                               ring_chunks * chunk_bytes);
-  r.side = r.side_stream.make();
+  r.side.make();
   Kokkos::push_finalize_hook([] {
     auto& f = ring<Exec>();
     f.bytes = {};
-    f.side.reset();
-    f.side_stream.release();
+    f.side.release();
   });
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -149,7 +150,7 @@ void upload(const Exec& exec, const std::vector<HostUpload>& parts, bool through
 template <class Exec>
 UploadBeside<Exec>::UploadBeside(const Exec& exec, std::vector<HostUpload> parts) {
   reserve_staging<Exec>();
-  const std::optional<Exec>& side = ring<Exec>().side;
+  const std::optional<Exec>& side = ring<Exec>().side.exec;
   if (!side) {
     upload(exec, parts);
     return;

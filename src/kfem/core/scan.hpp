@@ -35,6 +35,15 @@ offset_t exclusive_scan(const Exec& exec, const char* label,
   return total;
 }
 
+// The same scan, its total left on exec (out(n)): no fence, so the caller's work on exec goes on.
+template <class Exec>
+void exclusive_scan_queued(const Exec& exec, const char* label,
+                           const Kokkos::View<const offset_t*, typename Exec::memory_space>& in,
+                           const Kokkos::View<offset_t*, typename Exec::memory_space>& out, ordinal_t n) {
+  Kokkos::parallel_scan(label, Kokkos::RangePolicy<Exec>(exec, 0, n + 1),
+                        scan_detail::ExclusiveScan<typename Exec::memory_space>{in, out, n});
+}
+
 // A process's first long scan on CUDA took 5.5 ms where its kernels take 0.2 (mesh4's incidence,
 // H200, Kokkos 3.4: reports/runs/2026-11-28-h200-issue44-setup-floor); after one such scan at
 // start-up, 0.28 ms (reports/runs/2026-11-29-h200-issue44-staged-upload). The scan also grows

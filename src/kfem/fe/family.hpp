@@ -65,9 +65,12 @@ Reference<Family, S, typename Exec::memory_space> to_device(const Exec& exec, co
   using Mem = typename Exec::memory_space;
   Reference<Family, S, Mem> r;
   r.order = h.order, r.nsh = h.nsh, r.nq = h.nq;
-  r.weight = Kokkos::View<S*, Mem>("kfem::ref_weight", h.nq);
-  r.dgeo = decltype(r.dgeo)("kfem::ref_dgeo", h.nq, h.vertices, h.dim);
-  r.dshape = decltype(r.dshape)("kfem::ref_dshape", h.nq, h.nsh, h.dim);
+  // Not initialised: every entry is copied below, and Kokkos' initialisation would add a kernel and
+  // a wait on the default instance per table.
+  const auto alloc = [](const char* label) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)); };
+  r.weight = Kokkos::View<S*, Mem>(alloc("kfem::ref_weight"), h.nq);
+  r.dgeo = decltype(r.dgeo)(alloc("kfem::ref_dgeo"), h.nq, h.vertices, h.dim);
+  r.dshape = decltype(r.dshape)(alloc("kfem::ref_dshape"), h.nq, h.nsh, h.dim);
   auto w = Kokkos::create_mirror_view(r.weight);
   auto g = Kokkos::create_mirror_view(r.dgeo);
   auto d = Kokkos::create_mirror_view(r.dshape);

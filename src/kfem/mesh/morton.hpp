@@ -6,12 +6,12 @@
 // gathered 8 nodes per element (mesh4 on an H200: 286 us).
 #pragma once
 #include <Kokkos_Core.hpp>
-#include <Kokkos_Sort.hpp>
 #include <algorithm>
 #include <cstdint>
 #include <string>
 #include <type_traits>
 
+#include "kfem/core/sort.hpp"
 #include "kfem/core/types.hpp"
 
 namespace kfem::morton {
@@ -88,53 +88,13 @@ struct Keying {
     keys(e) = key(c, lo, hi, bits, ibits, e);
   }
 };
-
-template <class Keys>
-struct KeyRange {
-  Keys keys;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t e, std::uint64_t& mn, std::uint64_t& mx) const {
-    mn = keys(e) < mn ? keys(e) : mn;
-    mx = keys(e) > mx ? keys(e) : mx;
-  }
-};
-
-template <class Out, class Perm>
-struct Permute {
-  Out out;
-  Perm perm;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const { out(i) = ordinal_t(perm(i)); }
-};
 }  // namespace detail
 
-// out = the element indices of the sorted keys, on the host (Kokkos 3.4's BinSort crashed on Serial
-// in a CUDA build, H100).
-template <class Exec, class Keys, class Out>
-void host_sort(const Exec& exec, const Keys& keys, int ibits, const Out& out) {
-  exec.fence();
-  std::sort(keys.data(), keys.data() + keys.extent(0));
-  const std::uint64_t mask = (std::uint64_t(1) << ibits) - 1;
-  for (std::size_t i = 0; i < keys.extent(0); ++i) out(i) = ordinal_t(keys(i) & mask);
-}
-
-// The same on a device: Kokkos' BinSort, about two keys per bin, each bin sorted.
-template <class Exec, class Keys, class Out>
-void bin_sort(const Exec& exec, const Keys& keys, const Out& out) {
-  const std::int64_t ne = std::int64_t(keys.extent(0));
-  std::uint64_t kmin = 0, kmax = 0;
-  Kokkos::parallel_reduce("kfem::morton_range", Kokkos::RangePolicy<Exec>(exec, 0, ne),
-                          detail::KeyRange<Keys>{keys}, Kokkos::Min<std::uint64_t>(kmin),
-                          Kokkos::Max<std::uint64_t>(kmax));
-  using Op = Kokkos::BinOp1D<Keys>;
-  Kokkos::BinSort<Keys, Op> sort(keys, 0, int(ne), Op(int(ne / 2 > 1 ? ne / 2 : 1), kmin, kmax), true);
-  sort.create_permute_vector();
-  const auto perm = sort.get_permute_vector();
-  Kokkos::parallel_for("kfem::morton_order", Kokkos::RangePolicy<Exec>(exec, 0, ne),
-                       detail::Permute<Out, std::decay_t<decltype(perm)>>{out, perm});
-}
-
-// The Morton launch order on exec: order(i) = the element launched i-th. Keys by a parallel loop,
-// the nodes' box by one reduction, then Kokkos' BinSort on a device, std::sort on the host (unique
-// keys: one result).
+// The Morton launch order on exec: order(i) = the element launched i-th. The nodes' box by one
+// reduction, keys by a parallel loop, then sort_unique_keys (core/sort.hpp) on exec, host backends
+// alike (unique keys: one result). The keys and the sort's bins share one allocation. On mesh4 on an
+// H200 the stage takes as long as with Kokkos' BinSort (0.98-1.30 against 0.99-1.19 ms), which runs
+// on the default instance only (reports/runs/2026-11-29-h200-issue44-launch-order).
 template <class Exec, class Coords, class Conn>
 Kokkos::View<ordinal_t*, typename Exec::memory_space> order(const Exec& exec, const Coords& x,
                                                             const Conn& conn, int nv) {
@@ -148,17 +108,23 @@ Kokkos::View<ordinal_t*, typename Exec::memory_space> order(const Exec& exec, co
                           detail::Box<Coords>{x}, Kokkos::Min<double>(lo[0]), Kokkos::Max<double>(hi[0]),
                           Kokkos::Min<double>(lo[1]), Kokkos::Max<double>(hi[1]), Kokkos::Min<double>(lo[2]),
                           Kokkos::Max<double>(hi[2]));
+  // One block: the keys, the keys by bin, the bins' counters.
+  const std::int64_t words = 2 * ne + sort_workspace_words(ne);
+  Kokkos::View<std::uint64_t*, Mem> block(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::morton_keys"),
+                                          words);
+  using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
   using Keys = Kokkos::View<std::uint64_t*, Mem>;
-  Keys keys(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::morton_keys"), ne);
-  detail::Keying<Coords, Conn, Keys> keying{x, conn, keys, nv, code_bits(ne), index_bits(ne), {}, {}};
+  const Keys keys(Kokkos::View<std::uint64_t*, Mem, Unmanaged>(block.data(), ne));
+  const Keys binned(Kokkos::View<std::uint64_t*, Mem, Unmanaged>(block.data() + ne, ne));
+  const Kokkos::View<offset_t*, Mem> counters(
+      Kokkos::View<offset_t*, Mem, Unmanaged>(reinterpret_cast<offset_t*>(block.data() + 2 * ne), words - 2 * ne));
+  const int bits = code_bits(ne), ibits = index_bits(ne);
+  detail::Keying<Coords, Conn, Keys> keying{x, conn, keys, nv, bits, ibits, {}, {}};
   for (int j = 0; j < 3; ++j) keying.lo[j] = lo[j], keying.hi[j] = hi[j];
   Kokkos::parallel_for("kfem::morton_keys", Kokkos::RangePolicy<Exec>(exec, 0, ne), keying);
-  const int ibits = index_bits(ne);
-  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible)
-    host_sort(exec, keys, ibits, out);
-  else
-    bin_sort(exec, keys, out);
-  exec.fence();
+  sort_unique_keys(exec, Kokkos::View<const std::uint64_t*, Mem>(keys), 3 * bits + ibits,
+                   (std::uint64_t(1) << ibits) - 1, binned, counters, out);
+  exec.fence();  // the block is freed here
   return out;
 }
 }  // namespace kfem::morton

@@ -13,6 +13,7 @@
 #include "kfem/core/exec_spaces.hpp"
 #include "kfem/core/fill.hpp"
 #include "kfem/core/scan.hpp"
+#include "kfem/core/sort.hpp"
 #include "kfem/sparsity/csr.hpp"
 
 namespace kfem {
@@ -22,40 +23,6 @@ struct DofGraph {
   CsrGraph<MemorySpace> dof;   // DOF pattern: row C n + c, columns C m + d for m in node row n
   int components = 3;          // C, DOFs per node
 };
-
-// Sorts v[0, n) ascending on any backend. Rows of high-order elements reach thousands of candidates
-// (a p = 7 prism vertex: ~12 elements x 288 nodes), where insertion sort's n^2 would dominate
-// setup, so long rows take a heap sort; short rows (hex8, tri3) keep insertion sort.
-template <class V>
-KOKKOS_INLINE_FUNCTION void sort_row(V* v, offset_t n) {
-  if (n <= 64) {
-    for (offset_t i = 1; i < n; ++i) {
-      const V x = v[i];
-      offset_t j = i;
-      for (; j > 0 && v[j - 1] > x; --j) v[j] = v[j - 1];
-      v[j] = x;
-    }
-    return;
-  }
-  const auto sift = [&](offset_t root, offset_t end) {
-    while (2 * root + 1 < end) {
-      offset_t child = 2 * root + 1;
-      if (child + 1 < end && v[child] < v[child + 1]) ++child;
-      if (!(v[root] < v[child])) return;
-      const V t = v[root];
-      v[root] = v[child];
-      v[child] = t;
-      root = child;
-    }
-  };
-  for (offset_t start = n / 2; start-- > 0;) sift(start, n);
-  for (offset_t end = n - 1; end > 0; --end) {
-    const V t = v[0];
-    v[0] = v[end];
-    v[end] = t;
-    sift(0, end);
-  }
-}
 
 // Indices of the N columns m[k] within the sorted row n of a CSR graph (each must be present), in
 // one pass over the row: m[k]'s index is the number of columns below it. The row's loads do not
@@ -292,7 +259,8 @@ DofGraph<typename Exec::memory_space> build_dof_graph(const Exec& exec, const Co
   }
 
   // 1-2. Node -> element incidence.
-  Kokkos::View<offset_t*, Mem> inc_rows("kfem::incidence_rows", num_nodes + 1);
+  Kokkos::View<offset_t*, Mem> inc_rows(alloc("kfem::incidence_rows"), num_nodes + 1);
+  fill_zero(exec, inc_rows);  // on exec: Kokkos' initialisation would run on the default instance
   Kokkos::parallel_for("kfem::count_incidence", range(exec, 0, ne),
                        graph_detail::CountIncidence<Mem, Conn>{conn, inc_rows, npe});
   const offset_t incidences = exclusive_scan(exec, "kfem::scan_incidence", inc_rows, inc_rows, num_nodes);

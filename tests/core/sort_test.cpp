@@ -45,7 +45,8 @@ TYPED_TEST(Sort, UniqueKeysInOrder) {
         Kokkos::View<offset_t*, Mem> work("work", sort_workspace_words(n));
         Kokkos::View<ordinal_t*, Mem> out("out", h.size());
         Kokkos::deep_copy(d, Kokkos::View<const std::uint64_t*, Kokkos::HostSpace>(h.data(), h.size()));
-        sort_unique_keys(Exec(), Kokkos::View<const std::uint64_t*, Mem>(d), key_bits, mask, binned, work, out);
+        sort_unique_keys(Exec(), Kokkos::View<const std::uint64_t*, Mem>(d), key_bits, mask, binned, work,
+                         out);
         Exec().fence();
         auto want = h;
         std::sort(want.begin(), want.end());

@@ -89,7 +89,9 @@ inline int sort_bin_bits(std::int64_t n) {
   while (b < 30 && (std::int64_t(1) << (b + 1)) < n) ++b;
   return b;
 }
-inline std::int64_t sort_workspace_words(std::int64_t n) { return 2 * (std::int64_t(1) << sort_bin_bits(n)) + 1; }
+inline std::int64_t sort_workspace_words(std::int64_t n) {
+  return 2 * (std::int64_t(1) << sort_bin_bits(n)) + 1;
+}
 
 // out(i) = the low bits (mask) of the i-th smallest of keys[0, n), all below 2^key_bits and unique, on
 // exec, in the manner of Kokkos' BinSort but on the given instance and in the caller's memory: keys
@@ -99,7 +101,8 @@ inline std::int64_t sort_workspace_words(std::int64_t n) { return 2 * (std::int6
 // workspace: sort_workspace_words(n) counters; binned: n keys. Nothing waits for exec: the host goes
 // on while the sort runs, and fences exec before it reads out.
 template <class Exec, class Out>
-void sort_unique_keys(const Exec& exec, const Kokkos::View<const std::uint64_t*, typename Exec::memory_space>& keys,
+void sort_unique_keys(const Exec& exec,
+                      const Kokkos::View<const std::uint64_t*, typename Exec::memory_space>& keys,
                       int key_bits, std::uint64_t mask,
                       const Kokkos::View<std::uint64_t*, typename Exec::memory_space>& binned,
                       const Kokkos::View<offset_t*, typename Exec::memory_space>& workspace, const Out& out) {
@@ -111,10 +114,13 @@ void sort_unique_keys(const Exec& exec, const Kokkos::View<const std::uint64_t*,
   const std::int64_t bins = std::int64_t(1) << b;
   const int shift = key_bits > b ? key_bits - b : 0;
   using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
-  const Kokkos::View<offset_t*, Mem> start(Kokkos::View<offset_t*, Mem, Unmanaged>(workspace.data(), bins + 1));
-  const Kokkos::View<offset_t*, Mem> fill(Kokkos::View<offset_t*, Mem, Unmanaged>(workspace.data() + bins + 1, bins));
+  const Kokkos::View<offset_t*, Mem> start(
+      Kokkos::View<offset_t*, Mem, Unmanaged>(workspace.data(), bins + 1));
+  const Kokkos::View<offset_t*, Mem> fill(
+      Kokkos::View<offset_t*, Mem, Unmanaged>(workspace.data() + bins + 1, bins));
   fill_zero(exec, workspace);
-  Kokkos::parallel_for("kfem::sort_count_bins", range(exec, 0, n), sort_detail::CountBins<Mem>{keys, start, shift});
+  Kokkos::parallel_for("kfem::sort_count_bins", range(exec, 0, n),
+                       sort_detail::CountBins<Mem>{keys, start, shift});
   exclusive_scan_queued(exec, "kfem::sort_bin_starts", start, start, ordinal_t(bins));
   Kokkos::parallel_for("kfem::sort_scatter", range(exec, 0, n),
                        sort_detail::ScatterToBins<Mem>{keys, binned, start, fill, shift});

@@ -67,7 +67,9 @@ Reference<Family, S, typename Exec::memory_space> to_device(const Exec& exec, co
   r.order = h.order, r.nsh = h.nsh, r.nq = h.nq;
   // Not initialised: every entry is copied below, and Kokkos' initialisation would add a kernel and
   // a wait on the default instance per table.
-  const auto alloc = [](const char* label) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)); };
+  const auto alloc = [](const char* label) {
+    return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label));
+  };
   r.weight = Kokkos::View<S*, Mem>(alloc("kfem::ref_weight"), h.nq);
   r.dgeo = decltype(r.dgeo)(alloc("kfem::ref_dgeo"), h.nq, h.vertices, h.dim);
   r.dshape = decltype(r.dshape)(alloc("kfem::ref_dshape"), h.nq, h.nsh, h.dim);

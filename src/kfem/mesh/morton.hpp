@@ -110,14 +110,15 @@ Kokkos::View<ordinal_t*, typename Exec::memory_space> order(const Exec& exec, co
                           Kokkos::Max<double>(hi[2]));
   // One block: the keys, the keys by bin, the bins' counters.
   const std::int64_t words = 2 * ne + sort_workspace_words(ne);
-  Kokkos::View<std::uint64_t*, Mem> block(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::morton_keys"),
-                                          words);
+  Kokkos::View<std::uint64_t*, Mem> block(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::morton_keys"), words);
   using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
   using Keys = Kokkos::View<std::uint64_t*, Mem>;
   const Keys keys(Kokkos::View<std::uint64_t*, Mem, Unmanaged>(block.data(), ne));
   const Keys binned(Kokkos::View<std::uint64_t*, Mem, Unmanaged>(block.data() + ne, ne));
+  offset_t* const counted = reinterpret_cast<offset_t*>(block.data() + 2 * ne);
   const Kokkos::View<offset_t*, Mem> counters(
-      Kokkos::View<offset_t*, Mem, Unmanaged>(reinterpret_cast<offset_t*>(block.data() + 2 * ne), words - 2 * ne));
+      Kokkos::View<offset_t*, Mem, Unmanaged>(counted, words - 2 * ne));
   const int bits = code_bits(ne), ibits = index_bits(ne);
   detail::Keying<Coords, Conn, Keys> keying{x, conn, keys, nv, bits, ibits, {}, {}};
   for (int j = 0; j < 3; ++j) keying.lo[j] = lo[j], keying.hi[j] = hi[j];

@@ -109,11 +109,16 @@ struct SortedNeighbours {
   int npe, lanes, level;
   ordinal_t num_nodes;
   int room;  // candidates each member's scratch holds: the busiest node's, to a power of two
+
+  // Words of a member's scratch: the candidates, and on one lane the set's 2 room slots after them.
+  KOKKOS_INLINE_FUNCTION static int scratch_words(int room, int lanes) {
+    return lanes == 1 ? 3 * room : room;
+  }
   KOKKOS_INLINE_FUNCTION void operator()(const Member& t) const {
     const ordinal_t n = ordinal_t(t.league_rank()) * t.team_size() + t.team_rank();
     if (n >= num_nodes) return;
-    ordinal_t* const c =
-        static_cast<ordinal_t*>(t.thread_scratch(level).get_shmem(sizeof(ordinal_t) * room * (lanes == 1 ? 3 : 1)));
+    ordinal_t* const c = static_cast<ordinal_t*>(
+        t.thread_scratch(level).get_shmem(sizeof(ordinal_t) * scratch_words(room, lanes)));
     const offset_t e0 = rows(n), out = e0 * npe;
     // Candidate indices are 32-bit: a 64-bit division per candidate is a long instruction sequence on a GPU.
     const int m = int(rows(n + 1) - e0) * npe;
@@ -284,7 +289,8 @@ DofGraph<typename Exec::memory_space> build_dof_graph(const Exec& exec, const Co
   // one lane does. Candidates live in team scratch, global scratch when a node has too many.
   constexpr bool host = on_host<Exec>;
   if (lanes == 0) lanes = host ? 1 : 32;
-  const std::size_t per_member = sizeof(ordinal_t) * std::size_t(room) * (lanes == 1 ? 3 : 1);  // + a set on one lane
+  const std::size_t per_member =
+      sizeof(ordinal_t) * std::size_t(graph_detail::SortedNeighbours<Exec, Conn>::scratch_words(room, lanes));
   int members = host ? 1 : 8;
   while (members > 1 && per_member * members > std::size_t(Team::scratch_size_max(0))) members /= 2;
   const int level = per_member * members > std::size_t(Team::scratch_size_max(0)) ? 1 : 0;

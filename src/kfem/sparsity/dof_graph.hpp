@@ -59,12 +59,17 @@ namespace graph_detail {
 // graphs from several translation units, which nvcc's extended-lambda wrappers do not survive
 // (see core/fill.hpp).
 template <class Mem, class Conn>
-struct CountIncidence {  // 1. elements around each node
+struct CountIncidence {  // 1. elements around each node, and the most around one (max reduction)
   Conn conn;
   Kokkos::View<offset_t*, Mem> count;
   int npe;
-  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t e) const {
-    for (int a = 0; a < npe; ++a) Kokkos::atomic_add(&count(conn(e, a)), offset_t(1));
+  // The busiest node's count is the largest of the counts the atomics return: no second pass over
+  // the nodes, and one host wait for it where a scan's total and a reduction took two.
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t e, offset_t& most) const {
+    for (int a = 0; a < npe; ++a) {
+      const offset_t k = Kokkos::atomic_fetch_add(&count(conn(e, a)), offset_t(1)) + 1;
+      most = k > most ? k : most;
+    }
   }
 };
 
@@ -79,15 +84,6 @@ struct FillIncidence {  // 2. their ids, in any order (the rows are sorted later
       const ordinal_t n = conn(e, a);
       elements(rows(n) + Kokkos::atomic_fetch_add(&fill(n), offset_t(1))) = e;
     }
-  }
-};
-
-template <class Mem>
-struct MostIncident {
-  Kokkos::View<offset_t*, Mem> rows;
-  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t n, offset_t& most) const {
-    const offset_t k = rows(n + 1) - rows(n);
-    most = k > most ? k : most;
   }
 };
 
@@ -274,15 +270,35 @@ DofGraph<typename Exec::memory_space> build_dof_graph(const Exec& exec, const Co
     return g;
   }
 
-  // 1-2. Node -> element incidence.
-  Kokkos::View<offset_t*, Mem> inc_rows(alloc("kfem::incidence_rows"), num_nodes + 1);
-  fill_zero(exec, inc_rows);  // on exec: Kokkos' initialisation would run on the default instance
-  Kokkos::parallel_for("kfem::count_incidence", range(exec, 0, ne),
-                       graph_detail::CountIncidence<Mem, Conn>{conn, inc_rows, npe});
-  const offset_t incidences = exclusive_scan(exec, "kfem::scan_incidence", inc_rows, inc_rows, num_nodes);
+  // The temporaries (incidence rows, node degrees, fill counters, incidence, neighbour sets) share
+  // one allocation, its counters zeroed by one fill: device allocations and frees were a third of
+  // mesh4's cold graph stage on an H200 (0.1-0.4 ms each). Its size is known before any kernel:
+  // every element counts each of its npe nodes once, so the incidence scan's total need not come back.
+  const offset_t incidences = offset_t(ne) * npe;
+  const std::size_t counters = 3 * std::size_t(num_nodes) + 2;  // inc_rows, degree (num_nodes + 1), fill
+  const std::size_t ids = std::size_t(incidences) * (1 + npe);  // elements, set
+  Kokkos::View<offset_t*, Mem> workspace(alloc("kfem::graph_workspace"),
+                                         counters + (ids * sizeof(ordinal_t) + 7) / sizeof(offset_t));
+  fill_zero(exec, Kokkos::subview(workspace, Kokkos::make_pair(std::size_t(0), counters)));
+  using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+  const auto words = [&](std::size_t at, std::size_t n) {
+    return Kokkos::View<offset_t*, Mem>(Kokkos::View<offset_t*, Mem, Unmanaged>(workspace.data() + at, n));
+  };
+  const Kokkos::View<offset_t*, Mem> inc_rows = words(0, num_nodes + 1);
+  const Kokkos::View<offset_t*, Mem> degree = words(num_nodes + 1, num_nodes + 1);
+  const Kokkos::View<offset_t*, Mem> fill = words(2 * std::size_t(num_nodes) + 2, num_nodes);
+  ordinal_t* const id_space = reinterpret_cast<ordinal_t*>(workspace.data() + counters);
+  const Kokkos::View<ordinal_t*, Mem> elements(
+      Kokkos::View<ordinal_t*, Mem, Unmanaged>(id_space, incidences));
+  const Kokkos::View<ordinal_t*, Mem> set(
+      Kokkos::View<ordinal_t*, Mem, Unmanaged>(id_space + incidences, incidences * npe));
+
+  // 1-2. Node -> element incidence; the one host wait before the neighbour sets is the busiest node's
+  // count, which sizes their scratch.
   offset_t most = 0;
-  Kokkos::parallel_reduce("kfem::most_incident", range(exec, 0, num_nodes),
-                          graph_detail::MostIncident<Mem>{inc_rows}, Kokkos::Max<offset_t>(most));
+  Kokkos::parallel_reduce("kfem::count_incidence", range(exec, 0, ne),
+                          graph_detail::CountIncidence<Mem, Conn>{conn, inc_rows, npe}, Kokkos::Max<offset_t>(most));
+  exclusive_scan_queued(exec, "kfem::scan_incidence", inc_rows, inc_rows, num_nodes);
   const int room = graph_detail::next_power_of_two(int(most * npe));
 
   // One node per team member; on a GPU 32 lanes per member sort its candidates, on a host thread
@@ -296,38 +312,22 @@ DofGraph<typename Exec::memory_space> build_dof_graph(const Exec& exec, const Co
   const int level = per_member * members > std::size_t(Team::scratch_size_max(0)) ? 1 : 0;
   const auto teams = [&](int per_team) { return int((num_nodes + per_team - 1) / per_team); };
 
-  // 3. Sorted neighbour sets, each at npe x its incidence offset. The temporaries (node degrees,
-  // fill counters, incidence, neighbour sets) share one allocation, zeroed where they count: device
-  // allocations and frees were a third of mesh4's cold graph stage on an H200 (0.1-0.4 ms each).
-  const std::size_t counters = 2 * std::size_t(num_nodes) + 1;  // degree(num_nodes + 1), fill(num_nodes)
-  const std::size_t ids = std::size_t(incidences) * (1 + npe);  // elements, set
-  Kokkos::View<offset_t*, Mem> workspace(alloc("kfem::graph_workspace"),
-                                         counters + (ids * sizeof(ordinal_t) + 7) / sizeof(offset_t));
-  fill_zero(exec, Kokkos::subview(workspace, Kokkos::make_pair(std::size_t(0), counters)));
-  using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
-  const Kokkos::View<offset_t*, Mem> degree(
-      Kokkos::View<offset_t*, Mem, Unmanaged>(workspace.data(), num_nodes + 1));
-  const Kokkos::View<offset_t*, Mem> fill(
-      Kokkos::View<offset_t*, Mem, Unmanaged>(workspace.data() + num_nodes + 1, num_nodes));
-  ordinal_t* const id_space = reinterpret_cast<ordinal_t*>(workspace.data() + counters);
-  const Kokkos::View<ordinal_t*, Mem> elements(
-      Kokkos::View<ordinal_t*, Mem, Unmanaged>(id_space, incidences));
-  const Kokkos::View<ordinal_t*, Mem> set(
-      Kokkos::View<ordinal_t*, Mem, Unmanaged>(id_space + incidences, incidences * npe));
   Kokkos::parallel_for("kfem::fill_incidence", range(exec, 0, ne),
                        graph_detail::FillIncidence<Mem, Conn>{conn, inc_rows, fill, elements, npe});
+  // 3. Sorted neighbour sets, each at npe x its incidence offset.
   Kokkos::parallel_for(
       "kfem::sorted_neighbours",
       Team(exec, teams(members), members, lanes).set_scratch_size(level, Kokkos::PerThread(per_member)),
       graph_detail::SortedNeighbours<Exec, Conn>{conn, inc_rows, degree, elements, set, npe, lanes, level,
                                                  num_nodes, room});
 
-  // 4. Node and DOF patterns.
+  // 4. Node and DOF patterns; the row maps allocated while the sets are sorted, the columns once
+  // their count is back.
+  const ordinal_t nd = C * num_nodes;
   Kokkos::View<offset_t*, Mem> node_rows(alloc("kfem::node_row_map"), num_nodes + 1);
+  Kokkos::View<offset_t*, Mem> dof_rows(alloc("kfem::row_map"), nd + 1);
   const offset_t node_nnz = exclusive_scan(exec, "kfem::scan_degree", degree, node_rows, num_nodes);
   Kokkos::View<ordinal_t*, Mem> node_cols(alloc("kfem::node_cols"), node_nnz);
-  const ordinal_t nd = C * num_nodes;
-  Kokkos::View<offset_t*, Mem> dof_rows(alloc("kfem::row_map"), nd + 1);
   Kokkos::View<ordinal_t*, Mem> dof_cols(alloc("kfem::cols"), offset_t(C) * C * node_nnz);
   const int per_team = host ? 1 : 8;
   Kokkos::parallel_for("kfem::expand_rows", Team(exec, teams(per_team), per_team, lanes),

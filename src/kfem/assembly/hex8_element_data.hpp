@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "kfem/core/error.hpp"
+#include "kfem/core/populate.hpp"
 #include "kfem/sparsity/dof_graph.hpp"
 
 namespace kfem {
@@ -79,6 +80,7 @@ Hex8ElementData<S, Layout, typename Exec::memory_space, Lower> make_hex8_element
   for (const std::size_t b : sizes) total += b;
   d.storage = decltype(d.storage)(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kfem::element_data")),
                                   total);
+  populate(exec, d.storage);
   std::size_t offset = 0;
   int k = 0;
   const auto place = [&](auto& view) {

@@ -16,7 +16,6 @@
 #include "kfem/assembly/problem.hpp"
 #include "kfem/assembly/reference.hpp"
 #include "kfem/core/backends.hpp"
-#include "kfem/core/host_threads.hpp"
 #include "kfem/core/types.hpp"
 #include "kfem/fe/family.hpp"
 #include "kfem/fe/operator.hpp"
@@ -140,16 +139,11 @@ nlohmann::json distributed_point(const Model& model, const Settings& settings, c
 // The solve of an EbE operator (solve_ebe.cpp) on the point's problem; K as in solve_report.
 nlohmann::json ebe_solve(const Model& model, const Settings& settings, const PointRequest& req,
                          const HostCsr<double>* K);
-// A graph point's assembler and its values (uninitialised; lower storage's when the mapping's is).
-template <class Exec, class S>
-struct GraphAssembly {
-  std::unique_ptr<AssemblerBase<Exec, S>> assembler;
-  Kokkos::View<S*, typename Exec::memory_space> values;
-};
-
 template <class Exec, class S, class Family>
-GraphAssembly<Exec, S> prepare_graph_assembly(const Exec& exec, const Model& model, const Settings& settings,
-                                              const PointRequest& req, Problem<Exec>& p, nlohmann::json& setup) {
+std::unique_ptr<AssemblerBase<Exec, S>> prepare_graph_assembly(const Exec& exec, const Model& model,
+                                                               const Settings& settings,
+                                                               const PointRequest& req, Problem<Exec>& p,
+                                                               nlohmann::json& setup) {
   const auto op = make_operator<Family, S>(settings);
   pipeline::SetupChoice choice = pipeline::csr_setup(req.mapping, req.race, coloring_method(settings),
                                                      settings.element_order == "morton");
@@ -177,28 +171,16 @@ GraphAssembly<Exec, S> prepare_graph_assembly(const Exec& exec, const Model& mod
         free_bytes ? double(*free_bytes) : 0.0);
   }
 
-  GraphAssembly<Exec, S> out;
-  const offset_t nnz = choice.lower ? p.lower.nnz() : p.graph.dof.nnz();
-  const auto allocate_values = [&] {
-    out.values = decltype(out.values)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::values"), nnz);
-  };
+  std::unique_ptr<AssemblerBase<Exec, S>> assembler;
   ScopedRegion r("kfem::setup::element_data");
   setup["element_data_s"] = time_fenced(exec, [&] {
-    // On a device the values' allocation (mesh4: 4.1 GB, ~0.4 ms of the host's time in cudaMalloc)
-    // runs on a second host thread, beside the element data, whose kernel keeps the device busy.
-    // On a host, malloc touches no pages: there is nothing to hide.
-    on_threads(on_host<Exec> ? 1 : 2, [&](int t) {
-      if (t == 1) return allocate_values();
-      const auto ref = fe::to_device<Family, S>(exec, model.reference);
-      out.assembler = make_assembler<Exec, Family, S>(
-          exec, p, ref, op,
-          AssemblerChoice{req.mapping, req.race, req.target, settings.elements_per_team,
-                          settings.symmetric_blocks});
-    });
+    const auto ref = fe::to_device<Family, S>(exec, model.reference);
+    assembler = make_assembler<Exec, Family, S>(
+        exec, p, ref, op,
+        AssemblerChoice{req.mapping, req.race, req.target, settings.elements_per_team,
+                        settings.symmetric_blocks});
   });
-  if (on_host<Exec>) allocate_values();
-  if (out.assembler->lower() != choice.lower) throw std::logic_error("set-up and assembler disagree on storage");
-  return out;
+  return assembler;
 }
 
 // The setup stages (setup.hpp's setup_stages) a point ran, in seconds.

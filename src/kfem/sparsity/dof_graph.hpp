@@ -12,6 +12,7 @@
 
 #include "kfem/core/exec_spaces.hpp"
 #include "kfem/core/fill.hpp"
+#include "kfem/core/populate.hpp"
 #include "kfem/core/scan.hpp"
 #include "kfem/core/sort.hpp"
 #include "kfem/sparsity/csr.hpp"
@@ -226,19 +227,25 @@ struct ExpandRows {
     const ordinal_t n = ordinal_t(t.league_rank()) * t.team_size() + t.team_rank();
     if (n >= num_nodes) return;
     const offset_t from = incidence_rows(n) * npe, base = node_rows(n), len = node_rows(n + 1) - base;
-    const offset_t dof_base = offset_t(C) * C * base, row_len = C * len;
-    Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, len),
-                         [&](offset_t k) { node_cols(base + k) = set(from + k); });
+    // Locals, not members: the column stores might alias the functor for all a host compiler
+    // knows, and g++ reloaded C and the views after each one (mesh1's expand_rows on the
+    // development VM's 2 threads: 84 -> 61 ms, and 26 ms on pages populated beforehand).
+    const int nc = C;
+    const ordinal_t* const from_set = set.data() + from;
+    ordinal_t* const node_out = node_cols.data() + base;
+    const offset_t dof_base = offset_t(nc) * nc * base, row_len = nc * len;
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, len), [&](offset_t k) { node_out[k] = from_set[k]; });
     // Row C n + c: for each neighbour k its C columns C m + d, lane k writing entries C k .. C k + C - 1
     // (no division per entry: a 64-bit one is tens of instructions on a GPU and ~40 cycles on a CPU).
     // Lanes writing entry after entry instead (a division by a compile-time C) took 1.124 against
     // 1.134 ms on mesh4 on an H200: the writes were not what held this kernel back.
-    for (int c = 0; c < C; ++c) {
+    for (int c = 0; c < nc; ++c) {
       const offset_t row = dof_base + c * row_len;
-      Kokkos::single(Kokkos::PerThread(t), [&] { dof_rows(C * n + c) = row; });
+      Kokkos::single(Kokkos::PerThread(t), [&] { dof_rows(nc * n + c) = row; });
+      ordinal_t* const out = dof_cols.data() + row;
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, len), [&](offset_t k) {
-        const ordinal_t m = C * set(from + k);
-        for (int d = 0; d < C; ++d) dof_cols(row + C * k + d) = m + d;
+        const ordinal_t m = nc * from_set[k];
+        for (int d = 0; d < nc; ++d) out[nc * k + d] = m + d;
       });
     }
     if (n == num_nodes - 1)
@@ -279,6 +286,7 @@ DofGraph<typename Exec::memory_space> build_dof_graph(const Exec& exec, const Co
   const std::size_t ids = std::size_t(incidences) * (1 + npe);  // elements, set
   Kokkos::View<offset_t*, Mem> workspace(alloc("kfem::graph_workspace"),
                                          counters + (ids * sizeof(ordinal_t) + 7) / sizeof(offset_t));
+  populate(exec, workspace);
   fill_zero(exec, Kokkos::subview(workspace, Kokkos::make_pair(std::size_t(0), counters)));
   using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
   const auto words = [&](std::size_t at, std::size_t n) {
@@ -329,6 +337,8 @@ DofGraph<typename Exec::memory_space> build_dof_graph(const Exec& exec, const Co
   const offset_t node_nnz = exclusive_scan(exec, "kfem::scan_degree", degree, node_rows, num_nodes);
   Kokkos::View<ordinal_t*, Mem> node_cols(alloc("kfem::node_cols"), node_nnz);
   Kokkos::View<ordinal_t*, Mem> dof_cols(alloc("kfem::cols"), offset_t(C) * C * node_nnz);
+  populate(exec, node_cols);  // host memory: its pages in bulk, not one fault per page (core/populate.hpp)
+  populate(exec, dof_cols);
   const int per_team = host ? 1 : 8;
   Kokkos::parallel_for("kfem::expand_rows", Team(exec, teams(per_team), per_team, lanes),
                        graph_detail::ExpandRows<Exec>{inc_rows, node_rows, dof_rows, set, node_cols, dof_cols,

@@ -70,22 +70,24 @@ Hex8ElementData<S, Layout, typename Exec::memory_space, Lower> make_hex8_element
   const ordinal_t ne = static_cast<ordinal_t>(order.extent(0));
   Hex8ElementData<S, Layout, Mem, Lower> d;
   d.num_elements = ne;
-  // One device allocation for the five views: five took 0.6 ms of mesh4's stage on an H200
-  // (906 MB), beside a kernel of 1.6 ms. Each view starts on a 256-byte boundary.
+  // One allocation for the five views: on an H200 five took 0.6 ms of mesh4's stage (906 MB),
+  // beside a kernel of 1.6 ms. Each view starts on a 256-byte boundary.
   const auto bytes = [&](const auto& view) {
     return (std::decay_t<decltype(view)>::required_allocation_size(ne) + 255) / 256 * 256;
   };
-  const std::size_t sizes[] = {bytes(d.row), bytes(d.coords), bytes(d.nodes), bytes(d.stride), bytes(d.block)};
+  const std::size_t sizes[] = {bytes(d.row), bytes(d.coords), bytes(d.nodes), bytes(d.stride),
+                               bytes(d.block)};
   std::size_t total = 0;
   for (const std::size_t b : sizes) total += b;
-  d.storage = decltype(d.storage)(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kfem::element_data")),
-                                  total);
+  d.storage = decltype(d.storage)(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kfem::element_data")), total);
   populate(exec, d.storage);
   std::size_t offset = 0;
   int k = 0;
   const auto place = [&](auto& view) {
     using V = std::decay_t<decltype(view)>;
-    using Unmanaged = Kokkos::View<typename V::data_type, Layout, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+    using Unmanaged =
+        Kokkos::View<typename V::data_type, Layout, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
     view = Unmanaged(reinterpret_cast<typename V::pointer_type>(d.storage.data() + offset), ne);
     offset += sizes[k++];
   };

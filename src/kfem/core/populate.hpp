@@ -1,8 +1,8 @@
 // Fresh host memory backed before a kernel writes it. A large allocation comes straight from the
-// kernel (mmap), and each first write to one of its 4 KB pages faults: on the development VM, 128 MB
-// took 38 ms of 2 threads that way, and 22 ms as one madvise(MADV_POPULATE_WRITE) per thread
-// (Linux 5.14+). Elsewhere (device memory, other systems, an older kernel) nothing happens and the
-// kernel's own writes fault the pages in as before.
+// operating system (mmap), and the first write to each of its 4 KB pages faults: on the development
+// VM, 128 MB took 38 ms of 2 threads that way, and 21-28 ms as one madvise(MADV_POPULATE_WRITE) per
+// thread (Linux 5.14+). Elsewhere (device memory, other systems, older Linux) nothing happens, and
+// the kernel's own writes fault the pages in as before.
 #pragma once
 #include <Kokkos_Core.hpp>
 #include <cstddef>
@@ -47,7 +47,8 @@ void populate(const Exec& exec, const View& v, std::size_t at_least = std::size_
     if (end <= begin) return;
     const std::int64_t threads = exec.concurrency();
     const std::uintptr_t chunk = ((end - begin) / page + threads - 1) / threads * page;
-    Kokkos::parallel_for("kfem::populate", Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, threads),
+    Kokkos::parallel_for("kfem::populate",
+                         Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, threads),
                          populate_detail::Chunks{begin, end, chunk});
 #else
     (void)exec, (void)v, (void)at_least;

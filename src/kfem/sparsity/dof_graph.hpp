@@ -305,7 +305,8 @@ DofGraph<typename Exec::memory_space> build_dof_graph(const Exec& exec, const Co
   // count, which sizes their scratch.
   offset_t most = 0;
   Kokkos::parallel_reduce("kfem::count_incidence", range(exec, 0, ne),
-                          graph_detail::CountIncidence<Mem, Conn>{conn, inc_rows, npe}, Kokkos::Max<offset_t>(most));
+                          graph_detail::CountIncidence<Mem, Conn>{conn, inc_rows, npe},
+                          Kokkos::Max<offset_t>(most));
   exclusive_scan_queued(exec, "kfem::scan_incidence", inc_rows, inc_rows, num_nodes);
   const int room = graph_detail::next_power_of_two(int(most * npe));
 

@@ -86,8 +86,8 @@ Hex8BatchOwnerData<S, typename Exec::memory_space> make_hex8_batch_owner_data(co
   // on one host thread and 4.4 ms on the development VM's two.
   const auto sorted = Kokkos::create_mirror_view_and_copy(
       Kokkos::HostSpace(), morton::order(exec, p.mesh.coords, p.mesh.conn, hex8_nodes));
-  const Hex8OwnerPlan plan =
-      plan_hex8_owner_partitions(mesh, std::vector<ordinal_t>(sorted.data(), sorted.data() + sorted.extent(0)), parts);
+  const std::vector<ordinal_t> order(sorted.data(), sorted.data() + sorted.extent(0));
+  const Hex8OwnerPlan plan = plan_hex8_owner_partitions(mesh, order, parts);
   Hex8BatchOwnerData<S, Mem> d;
   d.partitions = ordinal_t(plan.starts.size() - 1);
   d.num_elements = p.num_elements();

@@ -2,6 +2,7 @@
 // (Hex8ElementData::slot) checked entry by entry in both layouts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <utility>
@@ -43,6 +44,10 @@ TYPED_TEST(Sparsity, DeviceGraphEqualsOraclePattern) {
     const auto cols = to_vector(g.dof.cols);
     EXPECT_EQ(rows, ref.row_map);
     EXPECT_EQ(cols, ref.cols);
+    std::vector<offset_t> around(c.mesh.num_nodes(), 0);
+    for (const auto& el : c.mesh.elements)
+      for (int a = 0; a < 8; ++a) ++around[el[a]];
+    EXPECT_EQ(g.most_elements, *std::max_element(around.begin(), around.end()));
     for (ordinal_t r = 0; r < g.dof.num_rows; ++r)
       for (offset_t k = rows[r] + 1; k < rows[r + 1]; ++k)
         ASSERT_LT(cols[k - 1], cols[k]) << "row " << r << " not sorted and unique at " << k;
@@ -184,6 +189,7 @@ TYPED_TEST(Sparsity, ElementIndexRefusesTooManyNeighbours) {
     fan.elements.push_back(el);
   }
   const Problem<TypeParam> p = make_problem(exec, fan);
+  EXPECT_EQ(p.graph.most_elements, 3200);  // too many for the bound: the longest row is measured
   try {
     make_hex8_element_data<double, Kokkos::LayoutRight>(exec, p.mesh.coords, p.mesh.conn, p.natural, p.graph,
                                                         p.graph.dof);

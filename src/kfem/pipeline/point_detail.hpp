@@ -139,11 +139,17 @@ nlohmann::json distributed_point(const Model& model, const Settings& settings, c
 // The solve of an EbE operator (solve_ebe.cpp) on the point's problem; K as in solve_report.
 nlohmann::json ebe_solve(const Model& model, const Settings& settings, const PointRequest& req,
                          const HostCsr<double>* K);
+// A graph point's assembler and its values (uninitialised; lower storage's when the mapping's is).
+template <class Exec, class S>
+struct GraphAssembly {
+  std::unique_ptr<AssemblerBase<Exec, S>> assembler;
+  Kokkos::View<S*, typename Exec::memory_space> values;
+};
+
 template <class Exec, class S, class Family>
-std::unique_ptr<AssemblerBase<Exec, S>> prepare_graph_assembly(const Exec& exec, const Model& model,
-                                                               const Settings& settings,
-                                                               const PointRequest& req, Problem<Exec>& p,
-                                                               nlohmann::json& setup) {
+GraphAssembly<Exec, S> prepare_graph_assembly(const Exec& exec, const Model& model, const Settings& settings,
+                                              const PointRequest& req, Problem<Exec>& p,
+                                              nlohmann::json& setup) {
   const auto op = make_operator<Family, S>(settings);
   pipeline::SetupChoice choice = pipeline::csr_setup(req.mapping, req.race, coloring_method(settings),
                                                      settings.element_order == "morton");
@@ -171,16 +177,21 @@ std::unique_ptr<AssemblerBase<Exec, S>> prepare_graph_assembly(const Exec& exec,
         free_bytes ? double(*free_bytes) : 0.0);
   }
 
-  std::unique_ptr<AssemblerBase<Exec, S>> assembler;
+  GraphAssembly<Exec, S> out;
   ScopedRegion r("kfem::setup::element_data");
   setup["element_data_s"] = time_fenced(exec, [&] {
     const auto ref = fe::to_device<Family, S>(exec, model.reference);
-    assembler = make_assembler<Exec, Family, S>(
+    out.assembler = make_assembler<Exec, Family, S>(
         exec, p, ref, op,
         AssemblerChoice{req.mapping, req.race, req.target, settings.elements_per_team,
                         settings.symmetric_blocks});
+    // The values after the element data's launch: on a device the host's cudaMalloc (mesh4: 4.1 GB)
+    // runs while the kernel does, where it followed the stage's fence before. Uninitialised: every
+    // assembly zeroes or writes them itself.
+    const offset_t nnz = out.assembler->lower() ? p.lower.nnz() : p.graph.dof.nnz();
+    out.values = decltype(out.values)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::values"), nnz);
   });
-  return assembler;
+  return out;
 }
 
 // The setup stages (setup.hpp's setup_stages) a point ran, in seconds.

@@ -149,13 +149,15 @@ json distributed(const Exec& exec, const parallel::Comm& comm, const Model& glob
   RankFigures mine;
   json out, setup;
   Problem<Exec> p;
-  const auto assembler = prepare_graph_assembly<Exec, S, Family>(exec, local, settings, req, p, setup);
+  GraphAssembly<Exec, S> prepared =
+      prepare_graph_assembly<Exec, S, Family>(exec, local, settings, req, p, setup);
+  const std::unique_ptr<AssemblerBase<Exec, S>>& assembler = prepared.assembler;
+  const Kokkos::View<S*, Mem>& values = prepared.values;
   out["setup"] = setup;
   out.update(strategy_fields<Exec>(req, settings));
   out["index_bytes_per_element"] = assembler->index_bytes_per_element();
   out["storage"] = "full";
   const CsrGraph<Mem>& A = p.graph.dof;  // every local row; the owned ones are its prefix
-  Kokkos::View<S*, Mem> values(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::values"), A.nnz());
 
   // Timed as on one rank (values poisoned with NaN before every run), all ranks starting together.
   std::vector<double> samples;

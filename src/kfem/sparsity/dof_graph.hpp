@@ -23,6 +23,9 @@ struct DofGraph {
   CsrGraph<MemorySpace> node;  // node adjacency (includes the node itself)
   CsrGraph<MemorySpace> dof;   // DOF pattern: row C n + c, columns C m + d for m in node row n
   int components = 3;          // C, DOFs per node
+  // Elements around the busiest node (0: unknown). A node row holds at most this many x the nodes
+  // per element, a bound the hex8 element data checks its 16-bit offsets against without a pass.
+  offset_t most_elements = 0;
 };
 
 // Indices of the N columns m[k] within the sorted row n of a CSR graph (each must be present), in
@@ -60,17 +63,22 @@ namespace graph_detail {
 // graphs from several translation units, which nvcc's extended-lambda wrappers do not survive
 // (see core/fill.hpp).
 template <class Mem, class Conn>
-struct CountIncidence {  // 1. elements around each node, and the most around one (max reduction)
+struct CountIncidence {  // 1. elements around each node, and the most around one
   Conn conn;
-  Kokkos::View<offset_t*, Mem> count;
+  Kokkos::View<offset_t*, Mem> count, most;
   int npe;
   // The busiest node's count is the largest of the counts the atomics return: no second pass over
-  // the nodes, and one host wait for it where a scan's total and a reduction took two.
-  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t e, offset_t& most) const {
+  // the nodes. It goes to most(0) by an atomic max only where it exceeds what most(0) holds, so
+  // few of the 8 per element are atomics. A parallel_for and not a max reduction: Kokkos 3.4 runs
+  // a RangePolicy reduction on at most 256 blocks, a quarter of an H200's warps (mesh4: 0.37 ms).
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t e) const {
+    offset_t top = 0;
     for (int a = 0; a < npe; ++a) {
       const offset_t k = Kokkos::atomic_fetch_add(&count(conn(e, a)), offset_t(1)) + 1;
-      most = k > most ? k : most;
+      top = k > top ? k : top;
     }
+    // A plain (volatile) read: Kokkos 3.4 has no public atomic_load; a stale value costs one atomic more.
+    if (top > *static_cast<volatile const offset_t*>(&most(0))) Kokkos::atomic_fetch_max(&most(0), top);
   }
 };
 
@@ -282,7 +290,8 @@ DofGraph<typename Exec::memory_space> build_dof_graph(const Exec& exec, const Co
   // mesh4's cold graph stage on an H200 (0.1-0.4 ms each). Its size is known before any kernel:
   // every element counts each of its npe nodes once, so the incidence scan's total need not come back.
   const offset_t incidences = offset_t(ne) * npe;
-  const std::size_t counters = 3 * std::size_t(num_nodes) + 2;  // inc_rows, degree (num_nodes + 1), fill
+  // inc_rows, degree (num_nodes + 1 each), fill, the busiest node's count
+  const std::size_t counters = 3 * std::size_t(num_nodes) + 3;
   const std::size_t ids = std::size_t(incidences) * (1 + npe);  // elements, set
   Kokkos::View<offset_t*, Mem> workspace(alloc("kfem::graph_workspace"),
                                          counters + (ids * sizeof(ordinal_t) + 7) / sizeof(offset_t));
@@ -295,6 +304,7 @@ DofGraph<typename Exec::memory_space> build_dof_graph(const Exec& exec, const Co
   const Kokkos::View<offset_t*, Mem> inc_rows = words(0, num_nodes + 1);
   const Kokkos::View<offset_t*, Mem> degree = words(num_nodes + 1, num_nodes + 1);
   const Kokkos::View<offset_t*, Mem> fill = words(2 * std::size_t(num_nodes) + 2, num_nodes);
+  const Kokkos::View<offset_t*, Mem> most_word = words(3 * std::size_t(num_nodes) + 2, 1);
   ordinal_t* const id_space = reinterpret_cast<ordinal_t*>(workspace.data() + counters);
   const Kokkos::View<ordinal_t*, Mem> elements(
       Kokkos::View<ordinal_t*, Mem, Unmanaged>(id_space, incidences));
@@ -303,11 +313,12 @@ DofGraph<typename Exec::memory_space> build_dof_graph(const Exec& exec, const Co
 
   // 1-2. Node -> element incidence; the one host wait before the neighbour sets is the busiest node's
   // count, which sizes their scratch.
-  offset_t most = 0;
-  Kokkos::parallel_reduce("kfem::count_incidence", range(exec, 0, ne),
-                          graph_detail::CountIncidence<Mem, Conn>{conn, inc_rows, npe},
-                          Kokkos::Max<offset_t>(most));
+  Kokkos::parallel_for("kfem::count_incidence", range(exec, 0, ne),
+                       graph_detail::CountIncidence<Mem, Conn>{conn, inc_rows, most_word, npe});
   exclusive_scan_queued(exec, "kfem::scan_incidence", inc_rows, inc_rows, num_nodes);
+  offset_t most = 0;
+  Kokkos::deep_copy(exec, Kokkos::View<offset_t, Kokkos::HostSpace>(&most), Kokkos::subview(most_word, 0));
+  exec.fence();
   const int room = graph_detail::next_power_of_two(int(most * npe));
 
   // One node per team member; on a GPU 32 lanes per member sort its candidates, on a host thread
@@ -346,6 +357,7 @@ DofGraph<typename Exec::memory_space> build_dof_graph(const Exec& exec, const Co
                                                       npe, C, num_nodes});
   g.node = {num_nodes, node_rows, node_cols};
   g.dof = {nd, dof_rows, dof_cols};
+  g.most_elements = most;
   exec.fence();  // the workspace is freed here
   return g;
 }

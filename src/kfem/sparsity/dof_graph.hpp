@@ -334,15 +334,25 @@ DofGraph<typename Exec::memory_space> build_dof_graph(const Exec& exec, const Co
 
   Kokkos::parallel_for("kfem::fill_incidence", range(exec, 0, ne),
                        graph_detail::FillIncidence<Mem, Conn>{conn, inc_rows, fill, elements, npe});
-  // 3. Sorted neighbour sets, each at npe x its incidence offset.
-  Kokkos::parallel_for(
-      "kfem::sorted_neighbours",
-      Team(exec, teams(members), members, lanes).set_scratch_size(level, Kokkos::PerThread(per_member)),
-      graph_detail::SortedNeighbours<Exec, Conn>{conn, inc_rows, degree, elements, set, npe, lanes, level,
-                                                 num_nodes, room});
+  // 3. Sorted neighbour sets, each at npe x its incidence offset. Where every node's candidates fit
+  // the warp sort (hex8: at most 64), at most 40 registers a thread (6 teams of 256 an SM): with the
+  // 56 nvcc chose, half an H200's warps sorted mesh4's sets, and the graph took 5.32 ms against 4.73
+  // (median of 9, one process; the row expansion held to 32 registers was slower). The bound is not
+  // for the scratch sorts: 6 teams' scratch would not fit an SM
+  // (reports/runs/2026-12-01-h200-issue44-reductions).
+  const auto sort = [&](auto policy) {
+    Kokkos::parallel_for("kfem::sorted_neighbours",
+                         policy.set_scratch_size(level, Kokkos::PerThread(per_member)),
+                         graph_detail::SortedNeighbours<Exec, Conn>{conn, inc_rows, degree, elements, set,
+                                                                    npe, lanes, level, num_nodes, room});
+  };
+  if (lanes == 32 && room <= 64)
+    sort(Kokkos::TeamPolicy<Exec, Kokkos::LaunchBounds<256, 6>>(exec, teams(members), members, lanes));
+  else
+    sort(Team(exec, teams(members), members, lanes));
 
-  // 4. Node and DOF patterns; the row maps allocated while the sets are sorted, the columns once
-  // their count is back.
+  // 4. Node and DOF patterns, the columns allocated once their count is back. (A Kokkos 3.4 device
+  // allocation waits for the device, so allocating the row maps before the scan hides nothing.)
   const ordinal_t nd = C * num_nodes;
   Kokkos::View<offset_t*, Mem> node_rows(alloc("kfem::node_row_map"), num_nodes + 1);
   Kokkos::View<offset_t*, Mem> dof_rows(alloc("kfem::row_map"), nd + 1);

@@ -185,9 +185,10 @@ GraphAssembly<Exec, S> prepare_graph_assembly(const Exec& exec, const Model& mod
         exec, p, ref, op,
         AssemblerChoice{req.mapping, req.race, req.target, settings.elements_per_team,
                         settings.symmetric_blocks});
-    // The values after the element data's launch: on a device the host's cudaMalloc (mesh4: 4.1 GB)
-    // runs while the kernel does, where it followed the stage's fence before. Uninitialised: every
-    // assembly zeroes or writes them itself.
+    // The values (mesh4: 4.1 GB) inside the stage, after the element data's launch. A Kokkos 3.4
+    // device allocation waits for the kernel, so this hides nothing yet; it sits where a
+    // stream-ordered allocator would overlap it (reports/runs/2026-12-01-h200-issue44-reductions).
+    // Uninitialised: every assembly zeroes or writes them itself.
     const offset_t nnz = out.assembler->lower() ? p.lower.nnz() : p.graph.dof.nnz();
     out.values = decltype(out.values)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::values"), nnz);
   });

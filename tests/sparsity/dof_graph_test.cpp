@@ -110,8 +110,10 @@ TYPED_TEST(Sparsity, BothNeighbourAlgorithmsEqualOraclePattern) {
 
 // Every slot(e,i,j) must land in row 3*node(i/3)+i%3 at column 3*node(j/3)+j%3; elements are
 // taken in a non-trivial (reversed) order so `order` is exercised too.
+// kept: the graph is built again with its workspace kept (as the set-up keeps it), and the element
+// data must take that block and equal the one made in fresh memory.
 template <class Layout, bool Lower = false, class Exec>
-void check_element_index(const Exec& exec, const Mesh& mesh) {
+void check_element_index(const Exec& exec, const Mesh& mesh, bool kept = false) {
   using Mem = typename Exec::memory_space;
   const Problem<Exec> p = make_problem(exec, mesh);
   const ordinal_t ne = p.num_elements();
@@ -120,9 +122,25 @@ void check_element_index(const Exec& exec, const Mesh& mesh) {
   for (ordinal_t e = 0; e < ne; ++e) horder(e) = ne - 1 - e;
   Kokkos::deep_copy(exec, order, horder);
   const auto& target = Lower ? p.lower : p.graph.dof;
-  const auto d =
-      make_hex8_element_data<double, Layout, Lower>(exec, p.mesh.coords, p.mesh.conn, order, p.graph, target);
+  typename Carve<Mem>::Bytes reuse;
+  if (kept) {
+    const std::size_t bytes = Carve<Mem>::total(Hex8ElementData<double, Layout, Mem, Lower>::parts(ne));
+    const Spare<Mem> spare;
+    const auto g =
+        build_dof_graph(exec, p.mesh.conn, p.mesh.num_nodes, 3, 0, KeepWorkspace<Mem>{bytes, &spare});
+    exec.fence();
+    EXPECT_EQ(to_vector(g.dof.cols), to_vector(p.graph.dof.cols));
+    EXPECT_EQ(to_vector(g.node.cols), to_vector(p.graph.node.cols));
+    ASSERT_GE(spare.bytes(), bytes);
+    reuse = spare.take();
+  }
+  const unsigned char* const block = reuse.data();
+  const auto d = make_hex8_element_data<double, Layout, Lower>(exec, p.mesh.coords, p.mesh.conn, order,
+                                                               p.graph, target, reuse);
   exec.fence();
+  if (kept) {
+    EXPECT_EQ(d.storage.data(), block) << "the kept workspace was not used";
+  }
 
   Hex8ElementData<double, Layout, Kokkos::HostSpace, Lower> h;  // host mirror so slot() runs here
   h.num_elements = d.num_elements;
@@ -173,6 +191,14 @@ TYPED_TEST(Sparsity, ElementIndexLowerStorage) {
     SCOPED_TRACE(c.name);
     check_element_index<Kokkos::LayoutRight, true>(TypeParam(), c.mesh);
     check_element_index<Kokkos::LayoutLeft, true>(TypeParam(), c.mesh);
+  }
+}
+
+TYPED_TEST(Sparsity, ElementIndexInTheGraphsKeptWorkspace) {
+  for (const Case& c : meshes()) {
+    SCOPED_TRACE(c.name);
+    check_element_index<Kokkos::LayoutRight>(TypeParam(), c.mesh, true);
+    check_element_index<Kokkos::LayoutLeft, true>(TypeParam(), c.mesh, true);
   }
 }
 

@@ -7,7 +7,10 @@
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
+#include "kfem/core/carve.hpp"
 #include "kfem/core/error.hpp"
 #include "kfem/core/populate.hpp"
 #include "kfem/sparsity/dof_graph.hpp"
@@ -30,6 +33,13 @@ struct Hex8ElementData {
   Kokkos::View<block_offset_t* [64], Layout, MemorySpace> block;
   Kokkos::View<row_length_t* [8], Layout, MemorySpace> stride;
   Kokkos::View<unsigned char*, MemorySpace> storage;  // the five views above, one allocation
+  // Their sizes for n elements, in the order they are laid out in `storage`.
+  static std::vector<std::size_t> parts(std::size_t n) {
+    using C = Carve<MemorySpace>;
+    return {C::template bytes<decltype(row)>(n), C::template bytes<decltype(coords)>(n),
+            C::template bytes<decltype(nodes)>(n), C::template bytes<decltype(stride)>(n),
+            C::template bytes<decltype(block)>(n)};
+  }
 
   // Position in the CSR value array of Ke(i, j); for lower storage, of the mirrored entry when
   // Ke(i, j) lies above the diagonal of the global matrix (Ke is symmetric, so its value is the same).
@@ -88,41 +98,28 @@ void check_block_offsets(const Exec& exec, const DofGraph<typename Exec::memory_
 }
 
 // Gathers coordinates and node ids of elements order(0..n) and computes their CSR index on the
-// device, for the full pattern (target = g.dof) or its lower triangle (Lower, target from lower_triangle).
+// device, for the full pattern (target = g.dof) or its lower triangle (Lower, target from lower_triangle),
+// in `reuse` where that block is large enough.
 template <class S, class Layout, bool Lower = false, class Exec, class Coords, class Conn, class Order>
 Hex8ElementData<S, Layout, typename Exec::memory_space, Lower> make_hex8_element_data(
     const Exec& exec, const Coords& coords, const Conn& conn, const Order& order,
-    const DofGraph<typename Exec::memory_space>& g, const CsrGraph<typename Exec::memory_space>& target) {
+    const DofGraph<typename Exec::memory_space>& g, const CsrGraph<typename Exec::memory_space>& target,
+    typename Carve<typename Exec::memory_space>::Bytes reuse = {}) {
   using Mem = typename Exec::memory_space;
+  using D = Hex8ElementData<S, Layout, Mem, Lower>;
   const ordinal_t ne = static_cast<ordinal_t>(order.extent(0));
-  Hex8ElementData<S, Layout, Mem, Lower> d;
+  D d;
   d.num_elements = ne;
-  // One allocation for the five views: on an H200 five took 0.6 ms of mesh4's stage (906 MB),
-  // beside a kernel of 1.6 ms. Each view starts on a 256-byte boundary.
-  const auto bytes = [&](const auto& view) {
-    return (std::decay_t<decltype(view)>::required_allocation_size(ne) + 255) / 256 * 256;
-  };
-  const std::size_t sizes[] = {bytes(d.row), bytes(d.coords), bytes(d.nodes), bytes(d.stride),
-                               bytes(d.block)};
-  std::size_t total = 0;
-  for (const std::size_t b : sizes) total += b;
-  d.storage = decltype(d.storage)(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kfem::element_data")), total);
-  populate(exec, d.storage);
-  std::size_t offset = 0;
-  int k = 0;
-  const auto place = [&](auto& view) {
-    using V = std::decay_t<decltype(view)>;
-    using Unmanaged =
-        Kokkos::View<typename V::data_type, Layout, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-    view = Unmanaged(reinterpret_cast<typename V::pointer_type>(d.storage.data() + offset), ne);
-    offset += sizes[k++];
-  };
-  place(d.row);
-  place(d.coords);
-  place(d.nodes);
-  place(d.stride);
-  place(d.block);
+  // One allocation for the five views (on an H200 five took 0.6 ms of mesh4's stage, 906 MB, beside
+  // a kernel of 1.6 ms), or the block an earlier stage handed on where it is large enough.
+  const Carve<Mem> block("kfem::element_data", D::parts(ne), std::move(reuse));
+  populate(exec, block.storage);
+  d.storage = block.storage;
+  d.row = block.template part<decltype(d.row)>(0, ne);
+  d.coords = block.template part<decltype(d.coords)>(1, ne);
+  d.nodes = block.template part<decltype(d.nodes)>(2, ne);
+  d.stride = block.template part<decltype(d.stride)>(3, ne);
+  d.block = block.template part<decltype(d.block)>(4, ne);
   const auto node_rows = g.node.row_map;
   const auto node_cols = g.node.cols;
   const auto rows = target.row_map;

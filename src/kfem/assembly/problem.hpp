@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kfem/coloring/coloring.hpp"
+#include "kfem/core/carve.hpp"
 #include "kfem/core/staging.hpp"
 #include "kfem/dofs/dof_map.hpp"
 #include "kfem/mesh/mesh.hpp"
@@ -83,6 +84,8 @@ struct Problem {
   CsrGraph<memory_space> lower;  // lower triangle of graph.dof, for symmetric mappings
   // DOF nodes of every element (N_sh columns; the vertices for order 1), for the generic kernels.
   Kokkos::View<ordinal_t**, Kokkos::LayoutRight, memory_space> dofs;
+  // The DOF graph's workspace, when the set-up kept it for the element data (SetupChoice::spare_bytes).
+  Spare<memory_space> spare;
   ordinal_t num_elements() const { return static_cast<ordinal_t>(mesh.conn.extent(0)); }
   ordinal_t num_dofs() const { return graph.dof.num_rows; }
   int components() const { return graph.components; }

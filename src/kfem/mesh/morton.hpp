@@ -10,7 +10,9 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <utility>
 
+#include "kfem/core/carve.hpp"
 #include "kfem/core/sort.hpp"
 #include "kfem/core/types.hpp"
 
@@ -96,8 +98,9 @@ struct Keying {
 // H200 the stage takes as long as with Kokkos' BinSort (0.98-1.30 against 0.99-1.19 ms), which runs
 // on the default instance only (reports/runs/2026-11-29-h200-issue44-launch-order).
 template <class Exec, class Coords, class Conn>
-Kokkos::View<ordinal_t*, typename Exec::memory_space> order(const Exec& exec, const Coords& x,
-                                                            const Conn& conn, int nv) {
+Kokkos::View<ordinal_t*, typename Exec::memory_space> order(
+    const Exec& exec, const Coords& x, const Conn& conn, int nv,
+    typename Carve<typename Exec::memory_space>::Bytes scratch = {}) {
   using Mem = typename Exec::memory_space;
   const std::int64_t ne = std::int64_t(conn.extent(0));
   Kokkos::View<ordinal_t*, Mem> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::launch_order"),
@@ -108,17 +111,16 @@ Kokkos::View<ordinal_t*, typename Exec::memory_space> order(const Exec& exec, co
                           detail::Box<Coords>{x}, Kokkos::Min<double>(lo[0]), Kokkos::Max<double>(hi[0]),
                           Kokkos::Min<double>(lo[1]), Kokkos::Max<double>(hi[1]), Kokkos::Min<double>(lo[2]),
                           Kokkos::Max<double>(hi[2]));
-  // One block: the keys, the keys by bin, the bins' counters.
-  const std::int64_t words = 2 * ne + sort_workspace_words(ne);
-  Kokkos::View<std::uint64_t*, Mem> block(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::morton_keys"), words);
-  using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+  // One block, `scratch` where it is large enough: the keys, the keys by bin, the bins' counters.
   using Keys = Kokkos::View<std::uint64_t*, Mem>;
-  const Keys keys(Kokkos::View<std::uint64_t*, Mem, Unmanaged>(block.data(), ne));
-  const Keys binned(Kokkos::View<std::uint64_t*, Mem, Unmanaged>(block.data() + ne, ne));
-  offset_t* const counted = reinterpret_cast<offset_t*>(block.data() + 2 * ne);
-  const Kokkos::View<offset_t*, Mem> counters(
-      Kokkos::View<offset_t*, Mem, Unmanaged>(counted, words - 2 * ne));
+  using Words = Kokkos::View<offset_t*, Mem>;
+  const std::int64_t words = sort_workspace_words(ne);
+  const Carve<Mem> block("kfem::morton_keys",
+                         {Carve<Mem>::template bytes<Keys>(ne), Carve<Mem>::template bytes<Keys>(ne),
+                          Carve<Mem>::template bytes<Words>(words)},
+                         std::move(scratch));
+  const Keys keys = block.template part<Keys>(0, ne), binned = block.template part<Keys>(1, ne);
+  const Words counters = block.template part<Words>(2, words);
   const int bits = code_bits(ne), ibits = index_bits(ne);
   detail::Keying<Coords, Conn, Keys> keying{x, conn, keys, nv, bits, ibits, {}, {}};
   for (int j = 0; j < 3; ++j) keying.lo[j] = lo[j], keying.hi[j] = hi[j];

@@ -12,10 +12,12 @@
 #include <utility>
 #include <vector>
 
+#include "kfem/assembly/hex8_element_data.hpp"
 #include "kfem/assembly/make_assembler.hpp"
 #include "kfem/assembly/problem.hpp"
 #include "kfem/assembly/reference.hpp"
 #include "kfem/core/backends.hpp"
+#include "kfem/core/carve.hpp"
 #include "kfem/core/types.hpp"
 #include "kfem/fe/family.hpp"
 #include "kfem/fe/operator.hpp"
@@ -155,12 +157,21 @@ GraphAssembly<Exec, S> prepare_graph_assembly(const Exec& exec, const Model& mod
                                                      settings.element_order == "morton");
   choice.time_colorings = req.time_colorings;
   choice.share = req.share_pattern;
+  bool specialised = false, hex8_inputs = false;
+  dispatch_entry<MappingRegistry>(req.mapping, [&](auto e) {
+    specialised = decltype(e)::specialised;
+    hex8_inputs = specialised && !owner_computes<typename decltype(e)::type>::value;
+  });
+  // The element data of the hex8 element-centric paths takes the graph's workspace: on mesh4 on an
+  // H200 its allocation and the workspace's free were 0.7 ms each.
+  if (hex8_inputs)
+    choice.spare_bytes = Carve<typename Exec::memory_space>::total(
+        Hex8ElementData<S, Kokkos::LayoutRight, typename Exec::memory_space>::parts(
+            std::size_t(model.mesh.num_elements())));
   pipeline::Setup<Exec> s =
       pipeline::make_setup(exec, model.mesh, model.dofs, model.components, model.orders, choice);
   p = std::move(s.problem);
   setup.update(s.times);
-  bool specialised = false;
-  dispatch_entry<MappingRegistry>(req.mapping, [&](auto e) { specialised = decltype(e)::specialised; });
   if (!on_host<Exec>) {
     // The pattern is resident: what is still to come must fit in what is free now.
     const fe::HostReference& ref = model.reference;
@@ -170,11 +181,11 @@ GraphAssembly<Exec, S> prepare_graph_assembly(const Exec& exec, const Model& mod
                                            : generic_element_data_bytes(sizeof(S), ref.vertices, ref.nsh,
                                                                         req.target == TargetKind::index);
     const auto free_bytes = device_free_memory();
-    check_point_memory(
+    check_point_memory(  // the kept workspace is taken by the element data
         model.info.value("name", std::string("mesh")),
         point_memory(counts, p.graph.dof.nnz(), choice.lower ? p.lower.nnz() : p.graph.dof.nnz(),
                      choice.lower, sizeof(S), per_element, req.solve),
-        free_bytes ? double(*free_bytes) : 0.0);
+        free_bytes ? double(*free_bytes) + double(p.spare.bytes()) : 0.0);
   }
 
   GraphAssembly<Exec, S> out;
@@ -185,6 +196,7 @@ GraphAssembly<Exec, S> prepare_graph_assembly(const Exec& exec, const Model& mod
         exec, p, ref, op,
         AssemblerChoice{req.mapping, req.race, req.target, settings.elements_per_team,
                         settings.symmetric_blocks});
+    p.spare.drop();  // where the element data did not take it
     // The values (mesh4: 4.1 GB) inside the stage, after the element data's launch. A Kokkos 3.4
     // device allocation waits for the kernel, so this hides nothing yet; it sits where a
     // stream-ordered allocator would overlap it (reports/runs/2026-12-01-h200-issue44-reductions).

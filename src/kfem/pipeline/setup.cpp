@@ -97,8 +97,10 @@ Setup<Exec> make_setup(const Exec& exec, const Mesh& mesh, const DofMap& dofs, i
     double to_device_s = upload(exec, mesh, dofs, p, &coords);
     {
       ScopedRegion r("kfem::setup::graph");
-      t["graph_s"] =
-          time_fenced(exec, [&] { p.graph = build_dof_graph(exec, p.dofs, dofs.num_nodes, components); });
+      const KeepWorkspace<typename Exec::memory_space> keep{choice.spare_bytes,
+                                                            choice.spare_bytes > 0 ? &p.spare : nullptr};
+      t["graph_s"] = time_fenced(
+          exec, [&] { p.graph = build_dof_graph(exec, p.dofs, dofs.num_nodes, components, 0, keep); });
       if (choice.lower) {
         t["lower_graph_s"] = time_fenced(exec, [&] { p.lower = lower_triangle(exec, p.graph.dof); });
         // Lower storage reads the node graph and its own pattern: the full pattern's columns (4 bytes
@@ -143,7 +145,8 @@ Setup<Exec> make_setup(const Exec& exec, const Mesh& mesh, const DofMap& dofs, i
   if (choice.launch_order) {
     ScopedRegion r("kfem::setup::launch_order");
     t["morton_order_s"] = time_fenced(exec, [&] {
-      p.uncolored = morton::order(exec, p.mesh.coords, p.mesh.conn, mesh.nodes_per_element());
+      // Its keys in the graph's kept workspace, if any: the element data overwrites them later.
+      p.uncolored = morton::order(exec, p.mesh.coords, p.mesh.conn, mesh.nodes_per_element(), p.spare.lend());
     });
   }
   if (choice.time_colorings) {

@@ -88,6 +88,9 @@ struct SetupChoice {
   ColoringMethod coloring_method = ColoringMethod::greedy;
   bool launch_order = false;    // uncoloured element-centric kernels take the elements in Morton order
   bool time_colorings = false;  // also time both colourings, whichever is used (pre-processing report)
+  // Bytes of the element data to come: the DOF graph's workspace is made at least this large and
+  // kept in Problem::spare for it, not freed (0: freed).
+  std::size_t spare_bytes = 0;
   // Take the upload and the pattern from here when it holds them, else leave them there (the tuner).
   const SharedPattern* share = nullptr;
 };

@@ -9,7 +9,10 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "kfem/core/carve.hpp"
 #include "kfem/core/exec_spaces.hpp"
 #include "kfem/core/fill.hpp"
 #include "kfem/core/populate.hpp"
@@ -263,11 +266,20 @@ struct ExpandRows {
 };
 }  // namespace graph_detail
 
+// The graph's temporaries kept for the caller's next stage instead of freed: the workspace is made
+// at least `at_least` bytes and handed on in `spare` (the set-up passes it to the element data).
+template <class Mem>
+struct KeepWorkspace {
+  std::size_t at_least = 0;
+  const Spare<Mem>* spare = nullptr;
+};
+
 // conn(e, a): node a of element e, a < conn.extent(1) (the DOF nodes of the element). lanes: 0 =
 // the backend's (32 on a device, 1 on a host); the tests pass 1 and 32 to check both ways anywhere.
 template <class Exec, class Conn>
 DofGraph<typename Exec::memory_space> build_dof_graph(const Exec& exec, const Conn& conn, ordinal_t num_nodes,
-                                                      int components = 3, int lanes = 0) {
+                                                      int components = 3, int lanes = 0,
+                                                      KeepWorkspace<typename Exec::memory_space> keep = {}) {
   using Mem = typename Exec::memory_space;
   using range = Kokkos::RangePolicy<Exec>;
   using Team = Kokkos::TeamPolicy<Exec>;
@@ -284,32 +296,40 @@ DofGraph<typename Exec::memory_space> build_dof_graph(const Exec& exec, const Co
     g.dof = {0, Kokkos::View<offset_t*, Mem>("kfem::row_map", 1), {}};
     return g;
   }
+  // The row maps before any kernel, while the device is idle: a Kokkos 3.4 device allocation waits
+  // for the kernels queued before it (0.3 ms of mesh4's graph on an H200 when made after the sort).
+  const ordinal_t nd = C * num_nodes;
+  Kokkos::View<offset_t*, Mem> node_rows(alloc("kfem::node_row_map"), num_nodes + 1);
+  Kokkos::View<offset_t*, Mem> dof_rows(alloc("kfem::row_map"), nd + 1);
 
   // The temporaries (incidence rows, node degrees, fill counters, incidence, neighbour sets) share
   // one allocation, its counters zeroed by one fill: device allocations and frees were a third of
-  // mesh4's cold graph stage on an H200 (0.1-0.4 ms each). Its size is known before any kernel:
+  // mesh4's cold graph stage on an H200 (0.1-0.7 ms each). Its size is known before any kernel:
   // every element counts each of its npe nodes once, so the incidence scan's total need not come back.
   const offset_t incidences = offset_t(ne) * npe;
   // inc_rows, degree (num_nodes + 1 each), fill, the busiest node's count
   const std::size_t counters = 3 * std::size_t(num_nodes) + 3;
-  const std::size_t ids = std::size_t(incidences) * (1 + npe);  // elements, set
-  Kokkos::View<offset_t*, Mem> workspace(alloc("kfem::graph_workspace"),
-                                         counters + (ids * sizeof(ordinal_t) + 7) / sizeof(offset_t));
-  populate(exec, workspace);
-  fill_zero(exec, Kokkos::subview(workspace, Kokkos::make_pair(std::size_t(0), counters)));
-  using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+  using Words = Kokkos::View<offset_t*, Mem>;
+  using Ids = Kokkos::View<ordinal_t*, Mem>;
+  std::vector<std::size_t> parts{Carve<Mem>::template bytes<Words>(counters),
+                                 Carve<Mem>::template bytes<Ids>(incidences),
+                                 Carve<Mem>::template bytes<Ids>(incidences * npe)};
+  const std::size_t needed = Carve<Mem>::total(parts);
+  if (keep.spare && keep.at_least > needed) parts.push_back(keep.at_least - needed);
+  const Carve<Mem> workspace("kfem::graph_workspace", parts);
+  const Words counts = workspace.template part<Words>(0, counters);
+  // A host's pages: the graph's own here, the part kept for the next stage in that stage.
+  populate(exec, Kokkos::subview(workspace.storage, std::make_pair(std::size_t(0), needed)));
+  fill_zero(exec, counts);
   const auto words = [&](std::size_t at, std::size_t n) {
-    return Kokkos::View<offset_t*, Mem>(Kokkos::View<offset_t*, Mem, Unmanaged>(workspace.data() + at, n));
+    return Kokkos::subview(counts, Kokkos::make_pair(at, at + n));
   };
-  const Kokkos::View<offset_t*, Mem> inc_rows = words(0, num_nodes + 1);
-  const Kokkos::View<offset_t*, Mem> degree = words(num_nodes + 1, num_nodes + 1);
-  const Kokkos::View<offset_t*, Mem> fill = words(2 * std::size_t(num_nodes) + 2, num_nodes);
-  const Kokkos::View<offset_t*, Mem> most_word = words(3 * std::size_t(num_nodes) + 2, 1);
-  ordinal_t* const id_space = reinterpret_cast<ordinal_t*>(workspace.data() + counters);
-  const Kokkos::View<ordinal_t*, Mem> elements(
-      Kokkos::View<ordinal_t*, Mem, Unmanaged>(id_space, incidences));
-  const Kokkos::View<ordinal_t*, Mem> set(
-      Kokkos::View<ordinal_t*, Mem, Unmanaged>(id_space + incidences, incidences * npe));
+  const Words inc_rows = words(0, num_nodes + 1);
+  const Words degree = words(num_nodes + 1, num_nodes + 1);
+  const Words fill = words(2 * std::size_t(num_nodes) + 2, num_nodes);
+  const Words most_word = words(3 * std::size_t(num_nodes) + 2, 1);
+  const Ids elements = workspace.template part<Ids>(1, incidences);
+  const Ids set = workspace.template part<Ids>(2, incidences * npe);
 
   // 1-2. Node -> element incidence; the one host wait before the neighbour sets is the busiest node's
   // count, which sizes their scratch.
@@ -351,11 +371,7 @@ DofGraph<typename Exec::memory_space> build_dof_graph(const Exec& exec, const Co
   else
     sort(Team(exec, teams(members), members, lanes));
 
-  // 4. Node and DOF patterns, the columns allocated once their count is back. (A Kokkos 3.4 device
-  // allocation waits for the device, so allocating the row maps before the scan hides nothing.)
-  const ordinal_t nd = C * num_nodes;
-  Kokkos::View<offset_t*, Mem> node_rows(alloc("kfem::node_row_map"), num_nodes + 1);
-  Kokkos::View<offset_t*, Mem> dof_rows(alloc("kfem::row_map"), nd + 1);
+  // 4. Node and DOF patterns, the columns allocated once their count is back.
   const offset_t node_nnz = exclusive_scan(exec, "kfem::scan_degree", degree, node_rows, num_nodes);
   Kokkos::View<ordinal_t*, Mem> node_cols(alloc("kfem::node_cols"), node_nnz);
   Kokkos::View<ordinal_t*, Mem> dof_cols(alloc("kfem::cols"), offset_t(C) * C * node_nnz);
@@ -368,7 +384,11 @@ DofGraph<typename Exec::memory_space> build_dof_graph(const Exec& exec, const Co
   g.node = {num_nodes, node_rows, node_cols};
   g.dof = {nd, dof_rows, dof_cols};
   g.most_elements = most;
-  exec.fence();  // the workspace is freed here
+  if (keep.spare) {
+    keep.spare->give(workspace.storage);  // the next stage's kernels queue behind expand_rows
+  } else {
+    exec.fence();  // the workspace is freed here
+  }
   return g;
 }
 }  // namespace kfem

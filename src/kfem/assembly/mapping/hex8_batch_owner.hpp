@@ -14,11 +14,14 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
-#include <vector>
+#include <string>
 
 #include "kfem/assembly/hex8_element_data.hpp"
 #include "kfem/assembly/mapping/hex8_batch.hpp"
 #include "kfem/assembly/problem.hpp"
+#include "kfem/core/carve.hpp"
+#include "kfem/core/scan.hpp"
+#include "kfem/core/sort.hpp"
 #include "kfem/mesh/morton.hpp"
 
 namespace kfem::mapping {
@@ -34,46 +37,142 @@ struct Hex8BatchOwnerData {
   ordinal_t partitions = 0, num_elements = 0;
 };
 
-// The host side of the plan: entry sequence (element ids), masks and partition starts.
-struct Hex8OwnerPlan {
-  std::vector<ordinal_t> element, starts;
-  std::vector<std::uint16_t> rows;
+namespace batch_owner_detail {
+// The plan's kernels, named functors rather than KOKKOS_LAMBDAs (see core/fill.hpp). Position i is
+// the i-th element of the Morton order; partition k holds positions begin(k) = k ne / P onwards.
+KOKKOS_INLINE_FUNCTION ordinal_t partition_of(std::int64_t i, std::int64_t ne, std::int64_t parts) {
+  return ordinal_t(((i + 1) * parts - 1) / ne);  // the last k with begin(k) <= i
+}
+template <class Mem, class Conn>
+struct FirstTouch {  // first(n): the first position whose element holds node n
+  Kokkos::View<const ordinal_t*, Mem> order;
+  Conn conn;
+  Kokkos::View<ordinal_t*, Mem> first;
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t i) const {
+    for (int a = 0; a < 8; ++a) Kokkos::atomic_fetch_min(&first(conn(order(i), a)), i);
+  }
 };
-inline Hex8OwnerPlan plan_hex8_owner_partitions(const Mesh& mesh, const std::vector<ordinal_t>& order,
-                                                ordinal_t parts) {
-  const ordinal_t ne = ordinal_t(order.size());
+// The partitions owning position i's nodes, each once (owners[0, returned count)).
+template <class Mem, class Conn>
+struct Owners {
+  Kokkos::View<const ordinal_t*, Mem> order;
+  Conn conn;
+  Kokkos::View<const ordinal_t*, Mem> first;
+  std::int64_t ne, parts;
+  KOKKOS_INLINE_FUNCTION int operator()(ordinal_t i, ordinal_t (&owner)[8], ordinal_t (&distinct)[8]) const {
+    int d = 0;
+    for (int a = 0; a < 8; ++a) {
+      owner[a] = partition_of(first(conn(order(i), a)), ne, parts);
+      bool seen = false;
+      for (int b = 0; b < d; ++b) seen = seen || distinct[b] == owner[a];
+      if (!seen) distinct[d++] = owner[a];
+    }
+    return d;
+  }
+};
+template <class Mem, class Conn>
+struct CountEntries {
+  Owners<Mem, Conn> owners;
+  Kokkos::View<offset_t*, Mem> count;
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t i) const {
+    ordinal_t owner[8], distinct[8];
+    count(i) = owners(i, owner, distinct);
+  }
+};
+template <class Mem, class Conn>
+struct EntryKeys {  // key (k, i) of each partition k that position i adds to
+  Owners<Mem, Conn> owners;
+  Kokkos::View<const offset_t*, Mem> at;
+  Kokkos::View<std::uint64_t*, Mem> keys;
+  int ibits;
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t i) const {
+    ordinal_t owner[8], distinct[8];
+    const int d = owners(i, owner, distinct);
+    for (int q = 0; q < d; ++q) keys(at(i) + q) = std::uint64_t(distinct[q]) << ibits | std::uint64_t(i);
+  }
+};
+template <class Mem, class Conn>
+struct PlaceEntries {  // entry j of the (k, i) order: its element, its masks, and the partition starts
+  Owners<Mem, Conn> owners;
+  Kokkos::View<const std::uint64_t*, Mem> sorted;
+  Kokkos::View<ordinal_t*, Mem> element, starts;
+  Kokkos::View<std::uint16_t*, Mem> rows;
+  int ibits;
+  std::int64_t entries;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t j) const {
+    const auto k = [&](std::int64_t at) {
+      return ordinal_t(at < entries ? sorted(at) >> ibits : owners.parts);
+    };
+    for (ordinal_t q = j == 0 ? 0 : k(j - 1) + 1; q <= k(j); ++q) starts(q) = ordinal_t(j);
+    if (j == entries) return;
+    const ordinal_t i = ordinal_t(sorted(j) & ((std::uint64_t(1) << ibits) - 1)), part = k(j);
+    ordinal_t owner[8], distinct[8];
+    owners(i, owner, distinct);
+    unsigned m = 0;
+    for (int b = 0; b < 8; ++b)
+      if (owner[b] == part)
+        m |= 1u << b | (owners.first(owners.conn(owners.order(i), b)) == i ? 1u << (8 + b) : 0u);
+    element(j) = owners.order(i);
+    rows(j) = std::uint16_t(m);
+  }
+};
+}  // namespace batch_owner_detail
+
+// The plan on exec: every position i of the launch order goes to each partition that owns one of
+// its nodes (a node is the partition's of the first position that holds it), with that partition's
+// masks; each partition's entries in the launch order, as the keys (k, i) sorted. Fills d.rows and
+// d.starts and returns the entries' elements. Where the plan ran on one host thread (with the mesh
+// copied back to the host for it) it took most of mesh1's element data on a CPU.
+template <class S, class Exec, class Conn>
+Kokkos::View<ordinal_t*, typename Exec::memory_space> plan_hex8_owner_partitions(
+    const Exec& exec, const Kokkos::View<const ordinal_t*, typename Exec::memory_space>& order,
+    const Conn& conn, ordinal_t num_nodes, ordinal_t parts,
+    Hex8BatchOwnerData<S, typename Exec::memory_space>& d) {
+  using Mem = typename Exec::memory_space;
+  using range = Kokkos::RangePolicy<Exec>;
+  using Ids = Kokkos::View<ordinal_t*, Mem>;
+  using Words = Kokkos::View<offset_t*, Mem>;
+  using Keys = Kokkos::View<std::uint64_t*, Mem>;
+  namespace bd = batch_owner_detail;
+  const ordinal_t ne = ordinal_t(order.extent(0));
   parts = std::max<ordinal_t>(1, std::min(parts, ne));
-  const auto begin = [&](ordinal_t k) { return ordinal_t(std::int64_t(k) * ne / parts); };
-  std::vector<ordinal_t> first(mesh.num_nodes(), -1), part_of(ne);
-  for (ordinal_t k = 0; k < parts; ++k)
-    for (ordinal_t i = begin(k); i < begin(k + 1); ++i) part_of[i] = k;
-  for (ordinal_t i = 0; i < ne; ++i)
-    for (int a = 0; a < 8; ++a) {
-      ordinal_t& f = first[mesh.elements[order[i]][a]];
-      if (f < 0) f = i;
-    }
-  // Position i goes to every partition that owns one of its nodes, with that partition's masks.
-  // Walking i upwards keeps each partition's list in the Morton order.
-  std::vector<std::vector<std::pair<ordinal_t, std::uint16_t>>> lists(parts);
-  for (ordinal_t i = 0; i < ne; ++i) {
-    const auto& el = mesh.elements[order[i]];
-    ordinal_t owner[8];
-    for (int a = 0; a < 8; ++a) owner[a] = part_of[first[el[a]]];
-    for (int a = 0; a < 8; ++a) {
-      if (std::find(owner, owner + a, owner[a]) != owner + a) continue;  // partition seen already
-      std::uint16_t m = 0;
-      for (int b = 0; b < 8; ++b)
-        if (owner[b] == owner[a]) m |= std::uint16_t((1u << b) | (first[el[b]] == i ? 1u << (8 + b) : 0u));
-      lists[owner[a]].emplace_back(i, m);
-    }
-  }
-  Hex8OwnerPlan plan;
-  plan.starts.push_back(0);
-  for (const auto& list : lists) {
-    for (const auto& [i, m] : list) plan.element.push_back(order[i]), plan.rows.push_back(m);
-    plan.starts.push_back(ordinal_t(plan.element.size()));
-  }
-  return plan;
+  d.partitions = parts;
+  int ibits = 1, pbits = 1;
+  while ((std::int64_t(1) << ibits) < ne) ++ibits;
+  while ((std::int64_t(1) << pbits) < parts) ++pbits;
+  using C = Carve<Mem>;
+  const C counts("kfem::owner_plan_counts",
+                 {C::template bytes<Ids>(num_nodes), C::template bytes<Words>(ne + 1)});
+  const Ids first = counts.template part<Ids>(0, num_nodes);
+  const Words at = counts.template part<Words>(1, ne + 1);
+  Kokkos::deep_copy(exec, first, ne);
+  Kokkos::parallel_for("kfem::owner_first_touch", range(exec, 0, ne),
+                       bd::FirstTouch<Mem, Conn>{order, conn, first});
+  const bd::Owners<Mem, Conn> owners{order, conn, first, ne, parts};
+  Kokkos::parallel_for("kfem::owner_count_entries", range(exec, 0, ne),
+                       bd::CountEntries<Mem, Conn>{owners, at});
+  const offset_t entries = exclusive_scan(exec, "kfem::owner_entry_offsets", at, at, ne);
+  const std::int64_t words = sort_workspace_words(entries);
+  const C sort("kfem::owner_plan_keys", {C::template bytes<Keys>(entries), C::template bytes<Keys>(entries),
+                                         C::template bytes<Words>(words)});
+  const Keys keys = sort.template part<Keys>(0, entries), sorted = sort.template part<Keys>(1, entries);
+  Kokkos::parallel_for("kfem::owner_entry_keys", range(exec, 0, ne),
+                       bd::EntryKeys<Mem, Conn>{owners, at, keys, ibits});
+  // The sort leaves the keys in order in `sorted` (its bins); its own output is not needed here.
+  sort_unique_keys(exec, Kokkos::View<const std::uint64_t*, Mem>(keys), ibits + pbits, ~std::uint64_t(0),
+                   sorted, sort.template part<Words>(2, words), keys);
+  const Ids element(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kfem::owner_sequence")),
+                    entries);
+  d.rows = decltype(d.rows)(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kfem::owner_rows")),
+                            entries);
+  d.starts = decltype(d.starts)(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kfem::owner_starts")), parts + 1);
+  Kokkos::parallel_for(
+      "kfem::owner_place_entries",
+      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, entries + 1),
+      bd::PlaceEntries<Mem, Conn>{owners, sorted, element, d.starts, d.rows, ibits, entries});
+  exec.fence();  // the temporaries are freed here
+  return element;
 }
 
 template <class S, class Exec>
@@ -81,21 +180,15 @@ Hex8BatchOwnerData<S, typename Exec::memory_space> make_hex8_batch_owner_data(co
                                                                               const Problem<Exec>& p,
                                                                               ordinal_t parts) {
   using Mem = typename Exec::memory_space;
-  const Mesh mesh = to_host(p.mesh, CellType::hex8);
-  // The Morton order of renumber.hpp's morton_order, sorted on exec's threads: mesh1's took 16 ms
-  // on one host thread and 4.4 ms on the development VM's two.
-  const auto sorted = Kokkos::create_mirror_view_and_copy(
-      Kokkos::HostSpace(), morton::order(exec, p.mesh.coords, p.mesh.conn, hex8_nodes));
-  const std::vector<ordinal_t> order(sorted.data(), sorted.data() + sorted.extent(0));
-  const Hex8OwnerPlan plan = plan_hex8_owner_partitions(mesh, order, parts);
+  // The Morton order of renumber.hpp's morton_order, sorted on exec (mesh1's took 16 ms on one host
+  // thread and 4.4 ms on the development VM's two), and the plan on exec too.
+  const Kokkos::View<const ordinal_t*, Mem> order =
+      morton::order(exec, p.mesh.coords, p.mesh.conn, hex8_nodes);
   Hex8BatchOwnerData<S, Mem> d;
-  d.partitions = ordinal_t(plan.starts.size() - 1);
   d.num_elements = p.num_elements();
-  d.rows = to_device(exec, plan.rows, "kfem::owner_rows");
-  d.starts = to_device(exec, plan.starts, "kfem::owner_starts");
-  d.elements = make_hex8_element_data<S, Kokkos::LayoutLeft>(exec, p.mesh.coords, p.mesh.conn,
-                                                        to_device(exec, plan.element, "kfem::owner_sequence"),
-                                                        p.graph, p.graph.dof);
+  const auto sequence = plan_hex8_owner_partitions(exec, order, p.mesh.conn, p.mesh.num_nodes, parts, d);
+  d.elements = make_hex8_element_data<S, Kokkos::LayoutLeft>(exec, p.mesh.coords, p.mesh.conn, sequence,
+                                                             p.graph, p.graph.dof);
   return d;
 }
 
@@ -170,8 +263,7 @@ struct Hex8BatchOwner {
 
   // `write(slot, value)` stores, `write.add(slot, value)` adds; every value has one writer.
   template <class Exec, class Data, class Op, class Write>
-  void launch(const Exec& exec, const Data& d, const Op& op,
-              const Write& write) const {
+  void launch(const Exec& exec, const Data& d, const Op& op, const Write& write) const {
     using S = typename Data::scalar_type;
     const Isotropic<S> m = op.material;
     using Policy = Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>;

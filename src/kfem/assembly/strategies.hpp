@@ -103,6 +103,14 @@ using RaceRegistry = std::tuple<
     Entry<race::None, RaceKind::none>>;
 // Owner-computes mappings write every value once and take race `none`; the element-centric ones
 // take any other race handling. `pairs_with` says whether a mapping and a race go together.
+// Mappings whose set-up needs temporaries say how many bytes (set_up_scratch<Mem>(ne, nn)): the set-up
+// keeps the DOF graph's workspace at least that large for them (Problem::spare).
+template <class T, class = void>
+struct has_set_up_scratch : std::false_type {};
+template <class T>
+struct has_set_up_scratch<T, std::void_t<decltype(T::template set_up_scratch<Kokkos::HostSpace>(0, 0))>>
+    : std::true_type {};
+
 template <class T, class = void>
 struct owner_computes : std::false_type {};
 template <class T>

@@ -11,10 +11,9 @@
 
 namespace kfem {
 template <class Exec>
-DeviceBoxGrid<typename Exec::memory_space> box_grid(const Exec& exec,
-                                                    const MeshConn<typename Exec::memory_space>& conn,
-                                                    ordinal_t num_nodes,
-                                                    const std::function<Mesh()>& host_mesh) {
+DeviceBoxGrid<typename Exec::memory_space> box_grid(
+    const Exec& exec, const MeshConn<typename Exec::memory_space>& conn, ordinal_t num_nodes,
+    const std::function<Mesh()>& host_mesh, typename Carve<typename Exec::memory_space>::Bytes scratch) {
   using Mem = typename Exec::memory_space;
   using Policy = Kokkos::RangePolicy<Exec>;
   using Pairs = Kokkos::View<ordinal_t* [3], Kokkos::LayoutRight, Mem>;
@@ -22,11 +21,7 @@ DeviceBoxGrid<typename Exec::memory_space> box_grid(const Exec& exec,
   const ordinal_t ne = ordinal_t(conn.extent(0)), nn = num_nodes;
   // The temporaries in one block, those that start at zero first (one fill): on an H200 each
   // device allocation and free of mesh4's set-up cost 0.1-0.7 ms.
-  using C = Carve<Mem>;
-  const C block("kfem::box_grid_workspace",
-                {C::template bytes<Kokkos::View<int*, Mem>>(1), C::template bytes<Pairs>(ne),
-                 C::template bytes<Ids>(nn), C::template bytes<Ids>(nn), C::template bytes<Pairs>(ne),
-                 C::template bytes<Pairs>(ne)});
+  const Carve<Mem> block("kfem::box_grid_workspace", box_grid_parts<Mem>(ne, nn), std::move(scratch));
   fill_zero(exec, Kokkos::subview(block.storage, std::make_pair(std::size_t(0), block.offset(3))));
   const auto bad_word = block.template part<Kokkos::View<int*, Mem>>(0, 1);
   const Kokkos::View<int, Mem> bad = Kokkos::subview(bad_word, 0);
@@ -141,9 +136,10 @@ DeviceBoxGrid<typename Exec::memory_space> box_grid(const Exec& exec,
   return g;
 }
 
-#define KFEM_BOX_GRID(Exec)                                  \
-  template DeviceBoxGrid<Exec::memory_space> box_grid<Exec>( \
-      const Exec&, const MeshConn<Exec::memory_space>&, ordinal_t, const std::function<Mesh()>&);
+#define KFEM_BOX_GRID(Exec)                                                                      \
+  template DeviceBoxGrid<Exec::memory_space> box_grid<Exec>(                                     \
+      const Exec&, const MeshConn<Exec::memory_space>&, ordinal_t, const std::function<Mesh()>&, \
+      Carve<Exec::memory_space>::Bytes);
 KFEM_FOR_EACH_EXEC_SPACE(KFEM_BOX_GRID)
 #undef KFEM_BOX_GRID
 }  // namespace kfem

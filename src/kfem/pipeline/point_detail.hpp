@@ -157,17 +157,22 @@ GraphAssembly<Exec, S> prepare_graph_assembly(const Exec& exec, const Model& mod
                                                      settings.element_order == "morton");
   choice.time_colorings = req.time_colorings;
   choice.share = req.share_pattern;
-  bool specialised = false, hex8_inputs = false;
+  // The graph's workspace, kept for the element data stage: the hex8 element-centric paths' element
+  // data takes it (on mesh4 on an H200 its allocation and the workspace's free were 0.7 ms each), a
+  // mapping with set-up temporaries of its own holds them there. Freed at the end of the stage where
+  // not taken.
+  using Mem = typename Exec::memory_space;
+  const ordinal_t ne = ordinal_t(model.mesh.num_elements());
+  bool specialised = false;
   dispatch_entry<MappingRegistry>(req.mapping, [&](auto e) {
+    using M = typename decltype(e)::type;
     specialised = decltype(e)::specialised;
-    hex8_inputs = specialised && !owner_computes<typename decltype(e)::type>::value;
+    if constexpr (has_set_up_scratch<M>::value)
+      choice.spare_bytes = M::template set_up_scratch<Mem>(ne, model.dofs.num_nodes);
+    else if (specialised && !owner_computes<M>::value)
+      choice.spare_bytes =
+          Carve<Mem>::total(Hex8ElementData<S, Kokkos::LayoutRight, Mem>::parts(std::size_t(ne)));
   });
-  // The element data of the hex8 element-centric paths takes the graph's workspace: on mesh4 on an
-  // H200 its allocation and the workspace's free were 0.7 ms each.
-  if (hex8_inputs)
-    choice.spare_bytes = Carve<typename Exec::memory_space>::total(
-        Hex8ElementData<S, Kokkos::LayoutRight, typename Exec::memory_space>::parts(
-            std::size_t(model.mesh.num_elements())));
   pipeline::Setup<Exec> s =
       pipeline::make_setup(exec, model.mesh, model.dofs, model.components, model.orders, choice);
   p = std::move(s.problem);

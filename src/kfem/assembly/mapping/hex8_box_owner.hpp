@@ -83,7 +83,9 @@ Hex8BoxOwnerData<S, typename Exec::memory_space> make_hex8_box_owner_data(const 
                                                                           bool lower) {
   DeviceBoxGrid<typename Exec::memory_space> g;
   try {
-    g = box_grid(exec, p.mesh.conn, p.mesh.num_nodes, [&] { return to_host(p.mesh, CellType::hex8); });
+    // Its temporaries in the graph's kept workspace (SetupChoice::spare_bytes), freed after the stage.
+    g = box_grid(
+        exec, p.mesh.conn, p.mesh.num_nodes, [&] { return to_host(p.mesh, CellType::hex8); }, p.spare.lend());
   } catch (const InputError& e) {
     throw InputError(std::string("mapping box-owner: ") + e.what() + " (use owner or pairs)");
   }
@@ -186,6 +188,11 @@ struct Hex8BoxOwner {
     return BoxTile{3, 3};
   }
 
+  // The grid search's temporaries (box_grid), held in the set-up's kept graph workspace.
+  template <class Mem>
+  static std::size_t set_up_scratch(ordinal_t ne, ordinal_t nn) {
+    return Carve<Mem>::total(box_grid_parts<Mem>(ne, nn));
+  }
   template <class S, class Exec>
   static auto make_data(const Exec& exec, const Problem<Exec>& p) {
     if (Lower && p.lower.num_rows != p.graph.dof.num_rows)

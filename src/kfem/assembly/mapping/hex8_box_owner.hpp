@@ -113,6 +113,43 @@ Hex8BoxOwnerData<S, typename Exec::memory_space> make_hex8_box_owner_data(const 
   return d;
 }
 
+// The diagonal block of three rows (81 values each: 27 neighbour blocks x 3 components) set to minus
+// the sum of the other 26 blocks. On a GPU lane l < 27 sums a third of entry l % 9's neighbours and
+// two shuffles add the thirds, where 9 lanes each summed 26: box-owner float on an H200, mesh4,
+// 4.10 -> 4.02 ms (reports/runs/2026-12-02-h200-issue45-box-owner-loops). Host backends: that loop.
+template <class Member, class S>
+KOKKOS_INLINE_FUNCTION void diagonal_from_neighbours(const Member& t, S* row) {
+  constexpr int self = 13;
+  using Kokkos::ThreadVectorRange;
+  if constexpr (lanes::native()) {
+    Kokkos::parallel_for(ThreadVectorRange(t, lanes::width), [&](int l) {
+      const int w = l % 9, third = l < 27 ? l / 9 : 0;  // lanes 27..31 repeat the first third, unused
+      const S* r = row + 81 * (w / 3) + 27 * third + w % 3;
+      S v = 0;
+      KFEM_UNROLL
+      for (int k = 0; k < 9; ++k) v -= 9 * third + k != self ? r[3 * k] : S(0);
+      v += lanes::broadcast(v, l + 9) + lanes::broadcast(v, l + 18);  // lane l < 9: all three thirds
+      if (l < 9) row[81 * (w / 3) + 3 * self + w % 3] = v;
+    });
+  } else {
+    Kokkos::parallel_for(ThreadVectorRange(t, 9), [&](int w) {
+      S v = 0;
+      for (int o = 0; o < 27; ++o)
+        if (o != self) v -= row[81 * (w / 3) + 3 * o + w % 3];
+      row[81 * (w / 3) + 3 * self + w % 3] = v;
+    });
+  }
+}
+
+// An element's coordinates X[3a + j] read from the element data where monomial_coefficient wants
+// them: the float path's monomials load them themselves, with no lane loop to stage them in scratch.
+template <class M, class View>
+struct CellCoords {
+  const View& coords;
+  ordinal_t cell;
+  KOKKOS_INLINE_FUNCTION M operator[](int k) const { return M(coords(cell, k)); }
+};
+
 // Node columns per tile side, x and y.
 struct BoxTile {
   int x = 0, y = 0;
@@ -142,7 +179,8 @@ struct Hex8BoxOwner {
   static constexpr bool on_mma() {
     return std::is_same_v<S, double> && lanes::has_fp64_mma<Exec>();
   }
-  // Per warp, in the math's scalar: coordinates X (24) and monomial coefficients C (24); then on
+  // Per warp, in the math's scalar: coordinates X (24, read by the matrix-unit path; pairs' products
+  // read them from the element data) and monomial coefficients C (24); then on
   // the matrix units the Gauss points' J^-1 and det J (80), with pairs' products the gradients G
   // and w detJ G (192 each). Per team: two planes of row blocks.
   static constexpr int x_at = 0, c_at = 24, j_at = 48, g_at = 48, h_at = 240;
@@ -255,14 +293,7 @@ struct Hex8BoxOwner {
           const ordinal_t i = i0 + s % Tx, j = j0 + s / Tx;
           if (i >= i1 || j >= j1) return;
           S* const row = R + row_words * (NT * (k % 2) + s);
-          if constexpr (!Mma::value) {  // the diagonal block: minus the sum of the neighbour blocks
-            Kokkos::parallel_for(ThreadVectorRange(t, 9), [&](int w) {
-              S v = 0;
-              for (int o = 0; o < 27; ++o)
-                if (o != self) v -= row[81 * (w / 3) + 3 * o + w % 3];
-              row[81 * (w / 3) + 3 * self + w % 3] = v;
-            });
-          }
+          if constexpr (!Mma::value) diagonal_from_neighbours(t, row);
           const ordinal_t gp = i + (nx + 1) * (j + (ny + 1) * k);
           const slot_t start = d.dof_rows(3 * slot_t(d.node(gp)));  // rows 3n .. 3n + 2 follow each other
           const int own = d.place(gp, int(self)), count = d.place(gp, 27);
@@ -299,7 +330,6 @@ struct Hex8BoxOwner {
               else
                 Kokkos::parallel_for(ThreadVectorRange(t, lanes_used), f);
             };
-            light_loop(24, [&](int w) { X[w] = M(d.coords(cell, w)); });
             // The warp's cell in the next phase (the same n, where the phases have as many cells):
             // its coordinates head for L1 while this one computes.
             light_loop(2, [&](int w) {
@@ -323,6 +353,7 @@ struct Hex8BoxOwner {
               for (int q = 0; q < 9; ++q) row[81 * (q / 3) + 3 * o + q % 3] += S(K(q / 3, q % 3));
             };
             if constexpr (Mma::value) {
+              light_loop(24, [&](int w) { X[w] = M(d.coords(cell, w)); });
               lanes::Private<double, 24> Tp;
               pair_products_mma(t, X, C, W + j_at, Tp);
               Kokkos::parallel_for(ThreadVectorRange(t, lanes::width), [&](int l) {
@@ -335,10 +366,10 @@ struct Hex8BoxOwner {
               });
             } else {
               lanes::Private<M, 9> A;
-              pair_products(t, X, C, W + g_at, W + h_at, A);
-              Kokkos::parallel_for(ThreadVectorRange(t, 28), [&](int l) {  // block (a, b) and its transpose
-                int a, b;
-                pair_nodes(l, a, b);
+              // Lane l < 28 adds pair l's block (a, b) and its transpose in the products' own loop: one
+              // lane loop fewer, 64 -> 56 registers with the coordinates above (ptxas, sm_90).
+              const CellCoords<M, decltype(d.coords)> Xc{d.coords, cell};
+              pair_products(t, Xc, C, W + g_at, W + h_at, A, [&](int l, int a, int b) {
                 const auto p = [&](int c, int dd) -> M { return A(l, 3 * c + dd); };
                 add_block(a, b, [&](int c, int dd) { return elasticity::from_products(mat, p, c, dd); });
                 add_block(b, a, [&](int c, int dd) { return elasticity::from_products(mat, p, dd, c); });

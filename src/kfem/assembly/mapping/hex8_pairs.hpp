@@ -26,10 +26,11 @@ KOKKOS_INLINE_FUNCTION void pair_nodes(int p, int& a, int& b) {
 // (24), G and H (192 each): warp scratch). Geometry is shared out first: the monomial coefficients
 // of the map, then 4 lanes per Gauss point q each invert J and write the gradients of 2 nodes,
 // G[3 (8q + a) + j] = dN_a/dx_j and H = w detJ G. On return lane p < 28 holds pair p's nine
-// products A(p, 3c + d) = sum_q H_a[c] G_b[d]; G and H stay valid.
-template <class Member, class S>
-KOKKOS_INLINE_FUNCTION void pair_products(const Member& t, const S* X, S* C, S* G, S* H,
-                                          lanes::Private<S, 9>& A) {
+// products A(p, 3c + d) = sum_q H_a[c] G_b[d], and has run then(p, a, b) on them in the same lane
+// loop; G and H stay valid. X[3a + j]: a pointer to the coordinates or an accessor.
+template <class Member, class Coords, class S, class Then>
+KOKKOS_INLINE_FUNCTION void pair_products(const Member& t, const Coords& X, S* C, S* G, S* H,
+                                          lanes::Private<S, 9>& A, const Then& then) {
   using Kokkos::ThreadVectorRange;
   Kokkos::parallel_for(ThreadVectorRange(t, 24),
                        [&](int k) { C[k] = hex8::monomial_coefficient<S>(X, k / 3, k % 3); });
@@ -54,8 +55,15 @@ KOKKOS_INLINE_FUNCTION void pair_products(const Member& t, const S* X, S* C, S* 
       const S* g = G + 3 * (8 * q + b);
       for (int k = 0; k < 9; ++k) A(p, k) += h[k / 3] * g[k % 3];
     }
+    then(p, a, b);
   });
   // tour: end node-pair-products
+}
+
+template <class Member, class S>
+KOKKOS_INLINE_FUNCTION void pair_products(const Member& t, const S* X, S* C, S* G, S* H,
+                                          lanes::Private<S, 9>& A) {
+  pair_products(t, X, C, G, H, A, [](int, int, int) {});  // the products only
 }
 
 template <bool Lower>

@@ -42,6 +42,11 @@ KOKKOS_INLINE_FUNCTION void positions_in_row(const Rows& rows, const Cols& cols,
   const offset_t end = rows(n + 1);
   for (offset_t p = rows(n); p < end; ++p) {
     const ordinal_t c = cols(p);
+    // The N counters as one vector on CPUs. Left to itself g++ 12 vectorised the row instead, with
+    // N horizontal sums per call: mesh1's element data on the 2-core VM took ~100 ms, ~60 with this.
+#if defined(_OPENMP) && !defined(__CUDA_ARCH__)
+#pragma omp simd
+#endif
     for (int k = 0; k < N; ++k) at[k] += c < m[k] ? 1 : 0;
   }
 }

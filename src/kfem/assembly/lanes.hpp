@@ -5,20 +5,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "kfem/core/exec_spaces.hpp"
-
-// A loop over the elements of a batch, one per SIMD lane (host fast paths), and the function that
-// holds it. `omp simd` makes the scalars of the loop's body vector registers; the function is kept
-// out of line, since g++ 12 ran the loop scalar once it was inlined into a larger kernel (hex8
-// batch, one thread of the 2-core VM, per element in double: lane-inner loops with arrays as sums
-// 1.9 us, the inlined omp simd loop 1.2 us and scalar, out of line and vectorised 0.65-0.7 us).
-// Without OpenMP (and on a GPU, where a batch has one lane) both are left out.
-#if defined(_OPENMP) && !defined(__CUDA_ARCH__)
-#define KFEM_LANE_LOOP _Pragma("omp simd")
-#define KFEM_LANE_FUNCTION KOKKOS_INLINE_FUNCTION __attribute__((noinline))
-#else
-#define KFEM_LANE_LOOP
-#define KFEM_LANE_FUNCTION KOKKOS_INLINE_FUNCTION
-#endif
+#include "kfem/core/simd.hpp"
 
 // Full unrolling where lanes::Private indices must become register names (nvcc's device pass;
 // the host compiler has no such pragma).

@@ -113,34 +113,6 @@ Hex8BoxOwnerData<S, typename Exec::memory_space> make_hex8_box_owner_data(const 
   return d;
 }
 
-// The diagonal block of three rows (81 values each: 27 neighbour blocks x 3 components) set to minus
-// the sum of the other 26 blocks. On a GPU lane l < 27 sums a third of entry l % 9's neighbours and
-// two shuffles add the thirds, where 9 lanes each summed 26: box-owner float on an H200, mesh4,
-// 4.10 -> 4.02 ms (reports/runs/2026-12-02-h200-issue45-box-owner-loops). Host backends: that loop.
-template <class Member, class S>
-KOKKOS_INLINE_FUNCTION void diagonal_from_neighbours(const Member& t, S* row) {
-  constexpr int self = 13;
-  using Kokkos::ThreadVectorRange;
-  if constexpr (lanes::native()) {
-    Kokkos::parallel_for(ThreadVectorRange(t, lanes::width), [&](int l) {
-      const int w = l % 9, third = l < 27 ? l / 9 : 0;  // lanes 27..31 repeat the first third, unused
-      const S* r = row + 81 * (w / 3) + 27 * third + w % 3;
-      S v = 0;
-      KFEM_UNROLL
-      for (int k = 0; k < 9; ++k) v -= 9 * third + k != self ? r[3 * k] : S(0);
-      v += lanes::broadcast(v, l + 9) + lanes::broadcast(v, l + 18);  // lane l < 9: all three thirds
-      if (l < 9) row[81 * (w / 3) + 3 * self + w % 3] = v;
-    });
-  } else {
-    Kokkos::parallel_for(ThreadVectorRange(t, 9), [&](int w) {
-      S v = 0;
-      for (int o = 0; o < 27; ++o)
-        if (o != self) v -= row[81 * (w / 3) + 3 * o + w % 3];
-      row[81 * (w / 3) + 3 * self + w % 3] = v;
-    });
-  }
-}
-
 // An element's coordinates X[3a + j] read from the element data where monomial_coefficient wants
 // them: the float path's monomials load them themselves, with no lane loop to stage them in scratch.
 template <class M, class View>
@@ -192,6 +164,33 @@ struct Hex8BoxOwner {
   using math_type = std::conditional_t<on_mma<S, Exec>(), double, S>;
   static constexpr int row_words = 243;  // 3 rows x 27 neighbours x 3 components
   static constexpr int self = 13;        // the neighbour (0, 0, 0): the row's diagonal block
+
+  // The diagonal block of three rows (81 values each: 27 neighbour blocks x 3 components) set to minus
+  // the sum of the other 26 blocks. On a GPU lane l < 27 sums a third of entry l % 9's neighbours and
+  // two shuffles add the thirds, where 9 lanes each summed 26: box-owner float on an H200, mesh4,
+  // 4.10 -> 4.02 ms (reports/runs/2026-12-02-h200-issue45-box-owner-loops). Host backends: that loop.
+  template <class Member, class S>
+  static KOKKOS_INLINE_FUNCTION void diagonal_from_neighbours(const Member& t, S* row) {
+    using Kokkos::ThreadVectorRange;
+    if constexpr (lanes::native()) {
+      Kokkos::parallel_for(ThreadVectorRange(t, lanes::width), [&](int l) {
+        const int w = l % 9, third = l < 27 ? l / 9 : 0;  // lanes 27..31 repeat the first third, unused
+        const S* r = row + 81 * (w / 3) + 27 * third + w % 3;
+        S v = 0;
+        KFEM_UNROLL
+        for (int k = 0; k < 9; ++k) v -= 9 * third + k != self ? r[3 * k] : S(0);
+        v += lanes::broadcast(v, l + 9) + lanes::broadcast(v, l + 18);  // lane l < 9: all three thirds
+        if (l < 9) row[81 * (w / 3) + 3 * self + w % 3] = v;
+      });
+    } else {
+      Kokkos::parallel_for(ThreadVectorRange(t, 9), [&](int w) {
+        S v = 0;
+        for (int o = 0; o < 27; ++o)
+          if (o != self) v -= row[81 * (w / 3) + 3 * o + w % 3];
+        row[81 * (w / 3) + 3 * self + w % 3] = v;
+      });
+    }
+  }
 
   template <class Exec>
   static int warps(BoxTile t) {

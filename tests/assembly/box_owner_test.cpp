@@ -3,6 +3,11 @@
 // oracle and bitwise the same for every tile and z range (each value's adds run in one order).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <utility>
+
 #include "assembly/fixture.hpp"
 #include "backends.hpp"
 #include "kfem/assembly/assembler.hpp"
@@ -164,5 +169,53 @@ TYPED_TEST(BoxOwner, RefusesANonBoxMeshByName) {
         << e.what();
   }
 }
+// The lane helpers' GPU forms against their plain ones, on exec: lanes::small_quotient (a float
+// quotient on a GPU) for every n, d < 1024, and monomial_coefficients (a butterfly of lane exchanges
+// on a GPU) against hex8::monomial_coefficient for 64 random elements. Returns the mismatches and
+// the largest difference.
+template <class Exec>
+std::pair<int, double> lane_helper_errors(const Exec& exec) {
+  int bad = 0;
+  Kokkos::parallel_reduce(
+      "kfem::test::small_quotient", Kokkos::RangePolicy<Exec>(exec, 0, 1024 * 1023),
+      KOKKOS_LAMBDA(int i, int& b) {
+        const int n = i % 1024, d = 1 + i / 1024;
+        if (lanes::small_quotient(n, d) != n / d) ++b;
+      },
+      bad);
+  constexpr int ne = 64;
+  Kokkos::View<double* [24], Kokkos::LayoutRight, Kokkos::HostSpace> x("x", ne);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int e = 0; e < ne; ++e)
+    for (int k = 0; k < 24; ++k) x(e, k) = u(rng);
+  using Mem = typename Exec::memory_space;
+  const auto X = Kokkos::create_mirror_view_and_copy(Mem(), x);
+  Kokkos::View<double* [24], Kokkos::LayoutRight, Mem> C("C", ne);
+  using Policy = Kokkos::TeamPolicy<Exec>;
+  Kokkos::parallel_for(
+      "kfem::test::monomials",
+      Policy(exec, ne, 1, lanes::vector_length<Exec>())
+          .set_scratch_size(0, Kokkos::PerTeam(24 * sizeof(double))),
+      KOKKOS_LAMBDA(const typename Policy::member_type& t) {
+        const int e = t.league_rank();
+        double* const c = static_cast<double*>(t.team_scratch(0).get_shmem(24 * sizeof(double)));
+        mapping::monomial_coefficients(t, &X(e, 0), c);
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, 24), [&](int k) { C(e, k) = c[k]; });
+      });
+  const auto c = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), C);
+  double worst = 0;
+  for (int e = 0; e < ne; ++e)
+    for (int k = 3; k < 24; ++k)  // c_0 (k < 3) is not used by the Jacobian
+      worst = std::max(worst, std::abs(c(e, k) - hex8::monomial_coefficient<double>(&x(e, 0), k / 3, k % 3)));
+  return {bad, worst};
+}
+
+TYPED_TEST(BoxOwner, LaneHelpersEqualTheirPlainForms) {
+  const auto [bad, worst] = lane_helper_errors(TypeParam());
+  EXPECT_EQ(bad, 0);
+  EXPECT_LT(worst, 1e-15);  // sums of 8 values of size 1: a few roundings
+}
+
 }  // namespace
 }  // namespace kfem::test

@@ -307,5 +307,36 @@ TEST(Hex8Shape, PartitionOfUnityAndNodalInterpolation) {
       EXPECT_EQ(v, a == b ? 1.0 : 0.0) << "N_" << a << " at node " << b;
     }
 }
+TEST(Hex8Shape, CornerBitsFollowGmshOrderAndDshapeFromBitsIsBitwiseTheSame) {
+  const int x[8] = {0, 1, 1, 0, 0, 1, 1, 0}, y[8] = {0, 0, 1, 1, 0, 0, 1, 1};
+  for (int a = 0; a < 8; ++a) {
+    EXPECT_EQ(hex8::corner(a, 0), x[a]);
+    EXPECT_EQ(hex8::corner(a, 1), y[a]);
+    EXPECT_EQ(hex8::corner(a, 2), a / 4);
+    EXPECT_EQ(hex8::corner_bits(a), x[a] | 2 * y[a] | 4 * (a / 4));
+    EXPECT_EQ(hex8::node_at_corner(hex8::corner_bits(a)), a);
+    for (int q = 0; q < hex8::num_qp; ++q) {
+      double d[3];
+      float f[3];
+      hex8::dshape_qp<double>(q, a, d);
+      hex8::dshape_qp<float>(q, a, f);
+      for (int i = 0; i < 3; ++i) {
+        EXPECT_EQ(d[i], hex8::dshape_qp<double>(q, a, i)) << q << " " << a << " " << i;
+        EXPECT_EQ(f[i], hex8::dshape_qp<float>(q, a, i)) << q << " " << a << " " << i;
+      }
+    }
+  }
+}
+
+TEST(Elasticity, AddProductsIsTheSumWithFromProducts) {
+  const Isotropic<double> m{1.7, 0.9};
+  const double P[3][3] = {{0.3, -1.1, 0.7}, {2.0, 0.4, -0.5}, {-0.8, 1.3, 0.6}};
+  const auto p = [&](int i, int j) { return P[i][j]; };
+  for (int c = 0; c < 3; ++c)
+    for (int d = 0; d < 3; ++d)
+      EXPECT_NEAR(elasticity::add_products(m, p, c, d, 0.25), 0.25 + elasticity::from_products(m, p, c, d),
+                  1e-15);
+}
+
 }  // namespace
 }  // namespace kfem

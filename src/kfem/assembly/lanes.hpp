@@ -86,6 +86,28 @@ KOKKOS_FORCEINLINE_FUNCTION S broadcast(S v, int src) {
 #endif
 }
 
+// Value of v held by lane l ^ mask, for lane l (all 32 lanes converged).
+template <class S>
+KOKKOS_FORCEINLINE_FUNCTION S exchange(S v, int mask) {
+#if defined(__CUDA_ARCH__)
+  return __shfl_xor_sync(0xffffffffu, v, mask);
+#else
+  (void)mask;
+  return v;
+#endif
+}
+
+// n / d for 0 <= n, d < 1024. On a GPU by a float quotient: (n + 1/2) / d lies at least 1 / (2d)
+// from an integer, far beyond __fdividef's error there; 5 instructions where a run-time int
+// division is about 25. Host backends divide.
+KOKKOS_FORCEINLINE_FUNCTION int small_quotient(int n, int d) {
+#if defined(__CUDA_ARCH__)
+  return int(__fdividef(float(n) + 0.5f, float(d)));
+#else
+  return n / d;
+#endif
+}
+
 // True where lanes really run in lock step (the native shuffle paths are valid).
 KOKKOS_FORCEINLINE_FUNCTION constexpr bool native() {
 #if defined(__CUDA_ARCH__)

@@ -38,6 +38,14 @@ KOKKOS_INLINE_FUNCTION S from_products(const Isotropic<S>& m, const P& p, int c,
   if (c == d) v += m.mu * (p(0, 0) + p(1, 1) + p(2, 2));
   return v;
 }
+// acc + from_products(m, p, c, d), its terms added onto acc one by one (multiply-adds): an owner
+// that sums Ke into its rows saves an add per entry. The same terms, in another rounding order.
+template <class S, class P>
+KOKKOS_INLINE_FUNCTION S add_products(const Isotropic<S>& m, const P& p, int c, int d, S acc) {
+  if (c == d) acc += m.mu * (p(0, 0) + p(1, 1) + p(2, 2));
+  acc += m.mu * p(d, c);
+  return acc + m.lambda * p(c, d);
+}
 
 // Contribution of one quadrature point (weight*detJ = wd) to Ke(3a+c, 3b+d).
 template <class S>

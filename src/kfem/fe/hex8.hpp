@@ -7,16 +7,24 @@ namespace kfem::hex8 {
 inline constexpr int num_nodes = 8;
 inline constexpr int num_qp = 8;
 
-// Reference coordinates of node a (each -1 or +1), Gmsh/VTK order.
-KOKKOS_INLINE_FUNCTION constexpr int node_sign(int a, int dir) {
-  // bit patterns: xi = -,+,+,-,-,+,+,-  eta = -,-,+,+,-,-,+,+  zeta = -,-,-,-,+,+,+,+
-  return dir == 0 ? (((a & 3) == 1 || (a & 3) == 2) ? 1 : -1)
-                  : (dir == 1 ? (((a & 3) >= 2) ? 1 : -1) : (a >= 4 ? 1 : -1));
+// Node a's corner of its cell along dir, 0 or 1 (Gmsh/VTK order: x = 0,1,1,0,0,1,1,0, y = 0,0,1,1,0,0,1,1,
+// z = 0,0,0,0,1,1,1,1). Bit operations: with a known only at run time (a lane's node) the compare
+// chains they replace were most of a kernel's integer work per node.
+KOKKOS_INLINE_FUNCTION constexpr int corner(int a, int dir) {
+  return dir == 0 ? (a ^ (a >> 1)) & 1 : (dir == 1 ? (a >> 1) & 1 : (a >> 2) & 1);
+}
+// All three corner bits of node a, bit dir = corner(a, dir).
+KOKKOS_INLINE_FUNCTION constexpr int corner_bits(int a) {
+  return ((a ^ (a >> 1)) & 1) | (a & 6);
+}
+// The node at corner bits m (bit dir = its corner along dir): the inverse of corner_bits.
+KOKKOS_INLINE_FUNCTION constexpr int node_at_corner(int m) {
+  return (m & 6) | ((m ^ (m >> 1)) & 1);
 }
 
-// Node a's corner of its cell along dir, 0 or 1: where it sits in a structured grid.
-KOKKOS_INLINE_FUNCTION constexpr int corner(int a, int dir) {
-  return (node_sign(a, dir) + 1) / 2;
+// Reference coordinates of node a (each -1 or +1).
+KOKKOS_INLINE_FUNCTION constexpr int node_sign(int a, int dir) {
+  return 2 * corner(a, dir) - 1;
 }
 
 // Gauss point q = i + 2j + 4k sits at (+-1/sqrt3, ...), weight 1.
@@ -47,6 +55,23 @@ template <class S>
 KOKKOS_INLINE_FUNCTION S dshape_qp(int q, int a, int dir) {
   const S r[3] = {qp_coord<S>(q, 0), qp_coord<S>(q, 1), qp_coord<S>(q, 2)};
   return dshape<S>(a, dir, r);
+}
+
+// All three of them, dN_a/dxi_i at Gauss point q for i = 0..2, from bits: factor k of dshape is
+// 1 + g where node a's corner bit k is q's bit k, else 1 - g (g = 1/sqrt3). The same products in the
+// same order as dshape's, so the same values to the last bit.
+template <class S>
+KOKKOS_INLINE_FUNCTION void dshape_qp(int q, int a, S d[3]) {
+  const S g = qp_coord<S>(1, 0), up = S(1) + g, down = S(1) - g;
+  const int c = corner_bits(a), differ = c ^ q;
+  S f[3];
+  for (int k = 0; k < 3; ++k) f[k] = (differ >> k) & 1 ? down : up;
+  for (int i = 0; i < 3; ++i) {
+    S v = (c >> i) & 1 ? S(0.125) : S(-0.125);
+    for (int k = 0; k < 3; ++k)
+      if (k != i) v *= f[k];
+    d[i] = v;
+  }
 }
 
 // One term of J(i,j) = sum_a dN_a/dxi_i * x_a,j; warp mappings reduce these across lanes.
@@ -157,7 +182,8 @@ KOKKOS_INLINE_FUNCTION void jacobian_from_monomials(const Coeffs& C, int q, S J[
 // Physical gradient of N_a at Gauss point q: g = J^{-1} dN/dxi.
 template <class S, class Inv>
 KOKKOS_INLINE_FUNCTION void gradient(const Inv& Jinv, int q, int a, S g[3]) {
-  const S d0 = dshape_qp<S>(q, a, 0), d1 = dshape_qp<S>(q, a, 1), d2 = dshape_qp<S>(q, a, 2);
-  for (int j = 0; j < 3; ++j) g[j] = S(Jinv[j][0]) * d0 + S(Jinv[j][1]) * d1 + S(Jinv[j][2]) * d2;
+  S d[3];
+  dshape_qp<S>(q, a, d);
+  for (int j = 0; j < 3; ++j) g[j] = S(Jinv[j][0]) * d[0] + S(Jinv[j][1]) * d[1] + S(Jinv[j][2]) * d[2];
 }
 }  // namespace kfem::hex8

@@ -176,9 +176,9 @@ struct Hex8BoxOwner {
       Kokkos::parallel_for(ThreadVectorRange(t, lanes::width), [&](int l) {
         const int w = l % 9, third = l < 27 ? l / 9 : 0;  // lanes 27..31 repeat the first third, unused
         const S* r = row + 81 * (w / 3) + 27 * third + w % 3;
-        S v = 0;
+        S v = 0;  // the diagonal block itself is still 0 (no lane adds one): summed with the rest
         KFEM_UNROLL
-        for (int k = 0; k < 9; ++k) v -= 9 * third + k != self ? r[3 * k] : S(0);
+        for (int k = 0; k < 9; ++k) v -= r[3 * k];
         v += lanes::broadcast(v, l + 9) + lanes::broadcast(v, l + 18);  // lane l < 9: all three thirds
         if (l < 9) row[81 * (w / 3) + 3 * self + w % 3] = v;
       });
@@ -289,7 +289,8 @@ struct Hex8BoxOwner {
       // Plane k's rows out, then zeroed for plane k + 2.
       const auto flush = [&](ordinal_t k) {
         Kokkos::parallel_for(Kokkos::TeamThreadRange(t, NT), [&](int s) {
-          const ordinal_t i = i0 + s % Tx, j = j0 + s / Tx;
+          const int sy = lanes::small_quotient(s, Tx);  // NT < 1024: team_bytes' scratch limit
+          const ordinal_t i = i0 + (s - Tx * sy), j = j0 + sy;
           if (i >= i1 || j >= j1) return;
           S* const row = R + row_words * (NT * (k % 2) + s);
           if constexpr (!Mma::value) diagonal_from_neighbours(t, row);
@@ -316,7 +317,8 @@ struct Hex8BoxOwner {
           const ordinal_t fx = ex0 + ((ex0 & 1) != (phase & 1)), fy = ey0 + ((ey0 & 1) != (phase >> 1));
           const ordinal_t cx = fx <= ex1 ? (ex1 - fx) / 2 + 1 : 0, cy = fy <= ey1 ? (ey1 - fy) / 2 + 1 : 0;
           Kokkos::parallel_for(Kokkos::TeamThreadRange(t, cx * cy), [&](ordinal_t n) {
-            const ordinal_t ei = fx + 2 * (n % cx), ej = fy + 2 * (n / cx);
+            const int ny_ = lanes::small_quotient(int(n), int(cx));  // cx cy <= (Tx + 2) (Ty + 2) / 4
+            const ordinal_t ei = fx + 2 * (n - cx * ny_), ej = fy + 2 * ny_;
             const ordinal_t cell = ei + nx * (ej + ny * L);
             // The coordinates' and the prefetch's lane loops: nothing lives across them. In one pass
             // (lanes::for_lanes) they save 36 warp instructions per element in double at 118
@@ -339,8 +341,8 @@ struct Hex8BoxOwner {
               if (ni <= ex1 && nj <= ey1 && nL <= L1)
                 lanes::prefetch(&d.coords(ni + nx * (nj + ny * nL), 16 * w));
             });
-            // Adds the element's block (a, b), entries K(c, d), to row a's scratch where the team
-            // owns node a.
+            // Adds the element's block (a, b) to row a's scratch where the team owns node a:
+            // K(c, d, r) is r + Ke(3a + c, 3b + d).
             const auto add_block = [&](int a, int b, const auto& K) {
               const int ax = hex8::corner(a, 0), ay = hex8::corner(a, 1), az = hex8::corner(a, 2);
               const ordinal_t i = ei + ax, j = ej + ay, k = L + az;
@@ -349,7 +351,10 @@ struct Hex8BoxOwner {
               const int o = hex8::corner(b, 0) - ax + 1 + 3 * (hex8::corner(b, 1) - ay + 1) +
                             9 * (hex8::corner(b, 2) - az + 1);
               KFEM_UNROLL
-              for (int q = 0; q < 9; ++q) row[81 * (q / 3) + 3 * o + q % 3] += S(K(q / 3, q % 3));
+              for (int q = 0; q < 9; ++q) {
+                S& r = row[81 * (q / 3) + 3 * o + q % 3];
+                r = S(K(q / 3, q % 3, r));
+              }
             };
             if constexpr (Mma::value) {
               light_loop(24, [&](int w) { X[w] = M(d.coords(cell, w)); });
@@ -359,8 +364,9 @@ struct Hex8BoxOwner {
                 KFEM_UNROLL
                 for (int jb = 0; jb < 2; ++jb) {  // lane (g, t) holds blocks (g, 2t) and (g, 2t + 1)
                   const auto p = [&](int c, int dd) -> double { return Tp(l, pair_product(c, dd, jb)); };
-                  add_block(l / 4, 2 * (l % 4) + jb,
-                            [&](int c, int dd) { return elasticity::from_products(mat, p, c, dd); });
+                  add_block(l / 4, 2 * (l % 4) + jb, [&](int c, int dd, double acc) {
+                    return elasticity::add_products(mat, p, c, dd, acc);
+                  });
                 }
               });
             } else {
@@ -370,8 +376,10 @@ struct Hex8BoxOwner {
               const CellCoords<M, decltype(d.coords)> Xc{d.coords, cell};
               pair_products(t, Xc, C, W + g_at, W + h_at, A, [&](int l, int a, int b) {
                 const auto p = [&](int c, int dd) -> M { return A(l, 3 * c + dd); };
-                add_block(a, b, [&](int c, int dd) { return elasticity::from_products(mat, p, c, dd); });
-                add_block(b, a, [&](int c, int dd) { return elasticity::from_products(mat, p, dd, c); });
+                add_block(a, b,
+                          [&](int c, int dd, M r) { return elasticity::add_products(mat, p, c, dd, r); });
+                add_block(b, a,
+                          [&](int c, int dd, M r) { return elasticity::add_products(mat, p, dd, c, r); });
               });
             }
           });

@@ -22,6 +22,31 @@ KOKKOS_INLINE_FUNCTION void pair_nodes(int p, int& a, int& b) {
   b = p - a * (a - 1) / 2;
 }
 
+// The coefficients C[3m + j] = hex8::monomial_coefficient(X, m, j) of one element's map, m = 0..7,
+// j = 0..2, by the 32 lanes of a team member. On a GPU as the transform's butterfly: lane 8j + m
+// loads coordinate j of the node at corner m, and three exchanges across lane bits turn corner bit
+// i into monomial bit i (sum and difference of the pair). One load, 3 shuffles and 3 adds a lane,
+// where the 8 signed loads and adds with run-time signs were about 80 instructions (ptx).
+template <class Member, class Coords, class S>
+KOKKOS_INLINE_FUNCTION void monomial_coefficients(const Member& t, const Coords& X, S* C) {
+  using Kokkos::ThreadVectorRange;
+  if constexpr (lanes::native()) {
+    Kokkos::parallel_for(ThreadVectorRange(t, lanes::width), [&](int l) {
+      const int j = l / 8, m = l % 8;  // lanes 24..31 add zeros
+      S v = j < 3 ? S(X[3 * hex8::node_at_corner(m) + j]) : S(0);
+      KFEM_UNROLL
+      for (int i = 0; i < 3; ++i) {
+        const S u = lanes::exchange(v, 1 << i);
+        v = (m >> i) & 1 ? v - u : v + u;
+      }
+      if (j < 3) C[3 * m + j] = S(0.125) * v;
+    });
+  } else {
+    Kokkos::parallel_for(ThreadVectorRange(t, 24),
+                         [&](int k) { C[k] = hex8::monomial_coefficient<S>(X, k / 3, k % 3); });
+  }
+}
+
 // Pairs' geometry and node-pair products in S (X: the element's 24 coordinates in warp scratch; C
 // (24), G and H (192 each): warp scratch). Geometry is shared out first: the monomial coefficients
 // of the map, then 4 lanes per Gauss point q each invert J and write the gradients of 2 nodes,
@@ -32,8 +57,7 @@ template <class Member, class Coords, class S, class Then>
 KOKKOS_INLINE_FUNCTION void pair_products(const Member& t, const Coords& X, S* C, S* G, S* H,
                                           lanes::Private<S, 9>& A, const Then& then) {
   using Kokkos::ThreadVectorRange;
-  Kokkos::parallel_for(ThreadVectorRange(t, 24),
-                       [&](int k) { C[k] = hex8::monomial_coefficient<S>(X, k / 3, k % 3); });
+  monomial_coefficients(t, X, C);
   Kokkos::parallel_for(ThreadVectorRange(t, lanes::width), [&](int l) {
     const int q = l % 8;
     S J[3][3], Jinv[3][3];
@@ -49,10 +73,14 @@ KOKKOS_INLINE_FUNCTION void pair_products(const Member& t, const Coords& X, S* C
   Kokkos::parallel_for(ThreadVectorRange(t, 28), [&](int p) {
     int a, b;
     pair_nodes(p, a, b);
+    KFEM_UNROLL
     for (int k = 0; k < 9; ++k) A(p, k) = 0;
+    // Unrolled, the loads' offsets are constants (nvcc unrolled it by 2, with the address arithmetic).
+    KFEM_UNROLL
     for (int q = 0; q < hex8::num_qp; ++q) {
       const S* h = H + 3 * (8 * q + a);
       const S* g = G + 3 * (8 * q + b);
+      KFEM_UNROLL
       for (int k = 0; k < 9; ++k) A(p, k) += h[k / 3] * g[k % 3];
     }
     then(p, a, b);

@@ -34,8 +34,7 @@ template <class Member>
 KOKKOS_INLINE_FUNCTION void pair_products_mma(const Member& t, const double* X, double* C, double* Jq,
                                               lanes::Private<double, 24>& T) {
   using Kokkos::ThreadVectorRange;
-  Kokkos::parallel_for(ThreadVectorRange(t, 24),
-                       [&](int k) { C[k] = hex8::monomial_coefficient<double>(X, k / 3, k % 3); });
+  monomial_coefficients(t, X, C);
   // J^-1 and det J once per Gauss point (lane q), not by each of the 8 lanes that need them.
   Kokkos::parallel_for(ThreadVectorRange(t, hex8::num_qp), [&](int q) {
     double J[3][3], Jinv[3][3];

@@ -31,7 +31,8 @@ struct Isotropic {
 
 namespace elasticity {
 // Ke(3a+c, 3b+d) from the products P(i,j) = g_a[i] g_b[j] (or their sum over Gauss points, each
-// weighted by w det J): the one place the elasticity tensor is applied.
+// weighted by w det J): the one place the elasticity tensor is applied (add_products below writes
+// the same terms for owners that sum them into their rows).
 template <class S, class P>
 KOKKOS_INLINE_FUNCTION S from_products(const Isotropic<S>& m, const P& p, int c, int d) {
   S v = m.lambda * p(c, d) + m.mu * p(d, c);

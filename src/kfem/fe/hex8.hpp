@@ -7,19 +7,20 @@ namespace kfem::hex8 {
 inline constexpr int num_nodes = 8;
 inline constexpr int num_qp = 8;
 
-// Node a's corner of its cell along dir, 0 or 1 (Gmsh/VTK order: x = 0,1,1,0,0,1,1,0, y = 0,0,1,1,0,0,1,1,
-// z = 0,0,0,0,1,1,1,1). Bit operations: with a known only at run time (a lane's node) the compare
-// chains they replace were most of a kernel's integer work per node.
-KOKKOS_INLINE_FUNCTION constexpr int corner(int a, int dir) {
-  return dir == 0 ? (a ^ (a >> 1)) & 1 : (dir == 1 ? (a >> 1) & 1 : (a >> 2) & 1);
-}
-// All three corner bits of node a, bit dir = corner(a, dir).
+// Node a's corner bits in its cell, bit dir = its corner along dir (Gmsh/VTK order:
+// x = 0,1,1,0,0,1,1,0, y = 0,0,1,1,0,0,1,1, z = 0,0,0,0,1,1,1,1). Bit operations: with a known only at
+// run time (a lane's node) the compare chains they replace were most of a kernel's integer work.
 KOKKOS_INLINE_FUNCTION constexpr int corner_bits(int a) {
   return ((a ^ (a >> 1)) & 1) | (a & 6);
 }
-// The node at corner bits m (bit dir = its corner along dir): the inverse of corner_bits.
+// Node a's corner of its cell along dir, 0 or 1 (bit dir of corner_bits, spelled per direction: its
+// constant-direction callers fold it to one or two operations).
+KOKKOS_INLINE_FUNCTION constexpr int corner(int a, int dir) {
+  return dir == 0 ? (a ^ (a >> 1)) & 1 : (dir == 1 ? (a >> 1) & 1 : (a >> 2) & 1);
+}
+// The node at corner bits m: corner_bits is its own inverse (it swaps 2 and 3, 6 and 7).
 KOKKOS_INLINE_FUNCTION constexpr int node_at_corner(int m) {
-  return (m & 6) | ((m ^ (m >> 1)) & 1);
+  return corner_bits(m);
 }
 
 // Reference coordinates of node a (each -1 or +1).

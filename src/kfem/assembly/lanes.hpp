@@ -50,6 +50,13 @@ KOKKOS_FORCEINLINE_FUNCTION S group8_sum(S v) {
 }
 // tour: end lanes
 
+// N scalars that one wide load or store moves (16 bytes at most, aligned to their size): a record of
+// scratch read as a whole is one LDS.128 or LDS.64 on a GPU instead of N scalar loads.
+template <class S, int N>
+struct alignas(N * sizeof(S) < 16 ? N * sizeof(S) : 16) Packed {
+  S v[N];
+};
+
 // Asks for the cache line holding p in L1 ahead of its load (CUDA; the host's prefetch elsewhere).
 KOKKOS_FORCEINLINE_FUNCTION void prefetch(const void* p) {
 #if defined(__CUDA_ARCH__)

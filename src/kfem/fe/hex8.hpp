@@ -99,23 +99,28 @@ KOKKOS_INLINE_FUNCTION void jacobian(const Coords& X, int q, S J[3][3]) {
   jacobian_at<S>(X, r, J);
 }
 
+// Adjugate of a 3x3 matrix, adj J = det J * J^{-1}; returns the determinant.
+template <class S>
+KOKKOS_INLINE_FUNCTION S adjugate3(const S J[3][3], S A[3][3]) {
+  A[0][0] = J[1][1] * J[2][2] - J[1][2] * J[2][1];
+  A[1][0] = J[1][2] * J[2][0] - J[1][0] * J[2][2];
+  A[2][0] = J[1][0] * J[2][1] - J[1][1] * J[2][0];
+  A[0][1] = J[0][2] * J[2][1] - J[0][1] * J[2][2];
+  A[1][1] = J[0][0] * J[2][2] - J[0][2] * J[2][0];
+  A[2][1] = J[0][1] * J[2][0] - J[0][0] * J[2][1];
+  A[0][2] = J[0][1] * J[1][2] - J[0][2] * J[1][1];
+  A[1][2] = J[0][2] * J[1][0] - J[0][0] * J[1][2];
+  A[2][2] = J[0][0] * J[1][1] - J[0][1] * J[1][0];
+  return J[0][0] * A[0][0] + J[0][1] * A[1][0] + J[0][2] * A[2][0];
+}
+
 // Inverse of a 3x3 matrix; returns the determinant (the caller checks its sign).
 template <class S>
 KOKKOS_INLINE_FUNCTION S invert3(const S J[3][3], S Jinv[3][3]) {
-  const S c00 = J[1][1] * J[2][2] - J[1][2] * J[2][1];
-  const S c01 = J[1][2] * J[2][0] - J[1][0] * J[2][2];
-  const S c02 = J[1][0] * J[2][1] - J[1][1] * J[2][0];
-  const S det = J[0][0] * c00 + J[0][1] * c01 + J[0][2] * c02;
+  const S det = adjugate3(J, Jinv);
   const S s = S(1) / det;
-  Jinv[0][0] = c00 * s;
-  Jinv[1][0] = c01 * s;
-  Jinv[2][0] = c02 * s;
-  Jinv[0][1] = (J[0][2] * J[2][1] - J[0][1] * J[2][2]) * s;
-  Jinv[1][1] = (J[0][0] * J[2][2] - J[0][2] * J[2][0]) * s;
-  Jinv[2][1] = (J[0][1] * J[2][0] - J[0][0] * J[2][1]) * s;
-  Jinv[0][2] = (J[0][1] * J[1][2] - J[0][2] * J[1][1]) * s;
-  Jinv[1][2] = (J[0][2] * J[1][0] - J[0][0] * J[1][2]) * s;
-  Jinv[2][2] = (J[0][0] * J[1][1] - J[0][1] * J[1][0]) * s;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) Jinv[i][j] *= s;
   return det;
 }
 

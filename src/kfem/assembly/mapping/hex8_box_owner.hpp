@@ -127,6 +127,16 @@ struct BoxTile {
   int x = 0, y = 0;
 };
 
+// The two element blocks a lane adds, fixed for a kernel: their row nodes r0 | r1 << 3 in the cell,
+// and where each sits in a tile's rows relative to the cell's lowest corner, o0 | o1 << 16 (in
+// scalars: the row node's column in the tile and the column node's neighbour slot). Worked out once
+// per team: redone per element (pair_nodes, corner bits, neighbour offsets) it was about 100 integer
+// instructions a lane (ptx).
+struct alignas(8) BlockSlots {
+  int rows;
+  unsigned offsets;
+};
+
 template <bool Lower>
 struct Hex8BoxOwner {
   static constexpr const char* name = Lower ? "symbox-owner" : "box-owner";
@@ -152,17 +162,18 @@ struct Hex8BoxOwner {
     return std::is_same_v<S, double> && lanes::has_fp64_mma<Exec>();
   }
   // Per warp, in the math's scalar: coordinates X (24, read by the matrix-unit path; pairs' products
-  // read them from the element data) and monomial coefficients C (24); then on
-  // the matrix units the Gauss points' J^-1 and det J (80), with pairs' products the gradients G
-  // and w detJ G (192 each). Per team: two planes of row blocks.
-  static constexpr int x_at = 0, c_at = 24, j_at = 48, g_at = 48, h_at = 240;
+  // read them from the element data) and monomial coefficients C (24); then on the matrix units the
+  // Gauss points' J^-1 and det J (80), with pairs' products PairScratch from c_at (C included). Per
+  // team: two planes of row blocks.
+  static constexpr int x_at = 0, c_at = 24, j_at = 48;
   template <class S, class Exec>
   static constexpr int warp_words() {
-    return on_mma<S, Exec>() ? 128 : 432;
+    return on_mma<S, Exec>() ? 128 : padded(c_at + PairScratch<S>::words);
   }
   template <class S, class Exec>
   using math_type = std::conditional_t<on_mma<S, Exec>(), double, S>;
   static constexpr int row_words = 243;  // 3 rows x 27 neighbours x 3 components
+  static constexpr int slot_bytes = lanes::width * sizeof(BlockSlots);
   static constexpr int self = 13;        // the neighbour (0, 0, 0): the row's diagonal block
 
   // The diagonal block of three rows (81 values each: 27 neighbour blocks x 3 components) set to minus
@@ -203,7 +214,7 @@ struct Hex8BoxOwner {
   // Team scratch of a tile: two planes of rows, and each warp's own.
   template <class S, class Exec>
   static std::size_t team_bytes(BoxTile t) {
-    return std::size_t(2) * t.x * t.y * row_words * sizeof(S) +
+    return std::size_t(2) * t.x * t.y * row_words * sizeof(S) + slot_bytes + scratch_alignment +
            std::size_t(warps<Exec>(t)) * warp_bytes<S, Exec>();
   }
   // Shared memory on a GPU (beyond 48 KB where the Kokkos build lets the kernel opt in); host
@@ -265,6 +276,9 @@ struct Hex8BoxOwner {
       throw InputError(std::string("mapping ") + name + ": a tile of " + std::to_string(Tx) + " x " +
                        std::to_string(Ty) + " nodes needs " + std::to_string(team_bytes<S, Exec>(tl)) +
                        " bytes of team scratch; this backend allows " + std::to_string(scratch_limit(exec)));
+    if (row_words * (Tx + 2) >= 65536)  // BlockSlots' 16-bit offsets
+      throw InputError(std::string("mapping ") + name + ": tile x side " + std::to_string(Tx) + " is over " +
+                       std::to_string(65536 / row_words - 2));
     const ordinal_t nx = d.nx, ny = d.ny, nz = d.nz;
     const ordinal_t tiles_x = (nx + Tx) / Tx, tiles_y = (ny + Ty) / Ty, chunks = (nz + P) / P;
     const auto body = KOKKOS_LAMBDA(const Member& t) {
@@ -279,11 +293,33 @@ struct Hex8BoxOwner {
       const ordinal_t ey0 = j0 > 0 ? j0 - 1 : 0, ey1 = j1 - 1 < ny ? j1 - 1 : ny - 1;
       const ordinal_t L0 = k0 > 0 ? k0 - 1 : 0, L1 = k1 - 1 < nz ? k1 - 1 : nz - 1;
       S* const R = static_cast<S*>(t.team_scratch(int(level)).get_shmem(sizeof(S) * 2 * NT * row_words));
+      BlockSlots* const slots =
+          static_cast<BlockSlots*>(t.team_scratch(0).get_shmem(std::size_t(slot_bytes)));
       M* const W = thread_scratch<M>(t, words);
       M* const X = W + x_at;
       M* const C = W + c_at;
       Kokkos::parallel_for(Kokkos::TeamThreadRange(t, 2 * NT), [&](int s) {
         Kokkos::parallel_for(ThreadVectorRange(t, row_words), [&](int w) { R[row_words * s + w] = S(0); });
+      });
+      Kokkos::single(Kokkos::PerTeam(t), [&] {
+        for (int l = 0; l < lanes::width; ++l) {
+          // Matrix units: lane (g, t) adds blocks (g, 2t) and (g, 2t + 1); else lane p < 28 pair p's
+          // blocks (a, b) and (b, a).
+          int row[2] = {l / 4, l / 4}, col[2] = {2 * (l % 4), 2 * (l % 4) + 1};
+          if (!Mma::value) {
+            pair_nodes(l < 28 ? l : 0, row[0], row[1]);
+            col[0] = row[1], col[1] = row[0];
+          }
+          unsigned o[2];
+          for (int k = 0; k < 2; ++k) {
+            const int neighbour = 13 + (hex8::corner(col[k], 0) - hex8::corner(row[k], 0)) +
+                                  3 * (hex8::corner(col[k], 1) - hex8::corner(row[k], 1)) +
+                                  9 * (hex8::corner(col[k], 2) - hex8::corner(row[k], 2));
+            o[k] = unsigned(row_words * (hex8::corner(row[k], 0) + Tx * hex8::corner(row[k], 1)) +
+                            3 * neighbour);
+          }
+          slots[l] = BlockSlots{row[0] | row[1] << 3, o[0] | o[1] << 16};
+        }
       });
       t.team_barrier();
       // Plane k's rows out, then zeroed for plane k + 2.
@@ -346,18 +382,23 @@ struct Hex8BoxOwner {
               if (ni <= ex1 && nj <= ey1 && nL <= L1)
                 lanes::prefetch(&d.coords(ni + nx * (nj + ny * nL), 16 * w));
             });
-            // Adds the element's block (a, b) to row a's scratch where the team owns node a:
-            // K(c, d, r) is r + Ke(3a + c, 3b + d).
-            const auto add_block = [&](int a, int b, const auto& K) {
-              const int ax = hex8::corner(a, 0), ay = hex8::corner(a, 1), az = hex8::corner(a, 2);
-              const ordinal_t i = ei + ax, j = ej + ay, k = L + az;
-              if (i < i0 || i >= i1 || j < j0 || j >= j1 || k < k0 || k >= k1) return;
-              S* const row = R + row_words * (NT * (k % 2) + (i - i0) + Tx * (j - j0));
-              const int o = hex8::corner(b, 0) - ax + 1 + 3 * (hex8::corner(b, 1) - ay + 1) +
-                            9 * (hex8::corner(b, 2) - az + 1);
+            // The corners the team owns (bit a: node a; the corner bits' node sets 0x99 / 0x66 in x,
+            // 0x33 / 0xCC in y, 0x0F / 0xF0 in z), and the rows of the cell's lowest corner in the
+            // scratch planes of its two node planes.
+            const int owned = ((ei >= i0 ? 0x99 : 0) | (ei + 1 < i1 ? 0x66 : 0)) &
+                              ((ej >= j0 ? 0x33 : 0) | (ej + 1 < j1 ? 0xCC : 0)) &
+                              ((L >= k0 ? 0x0F : 0) | (L + 1 < k1 ? 0xF0 : 0));
+            const int corner0 = row_words * (NT * (L & 1) + (ei - i0) + Tx * (ej - j0));
+            const int corner1 = corner0 + row_words * NT * (1 - 2 * (L & 1));
+            // Adds block k of the lane's slots to its row's scratch where the team owns the row node:
+            // K(c, d, r) is r + Ke(3 row + c, 3 column + d).
+            const auto add_block = [&](const BlockSlots& sl, int k, const auto& K) {
+              const int a = (sl.rows >> 3 * k) & 7;
+              if (!((owned >> a) & 1)) return;
+              S* const row = R + ((a & 4 ? corner1 : corner0) + int((sl.offsets >> 16 * k) & 0xFFFFu));
               KFEM_UNROLL
               for (int q = 0; q < 9; ++q) {
-                S& r = row[81 * (q / 3) + 3 * o + q % 3];
+                S& r = row[81 * (q / 3) + q % 3];
                 r = S(K(q / 3, q % 3, r));
               }
             };
@@ -366,10 +407,11 @@ struct Hex8BoxOwner {
               lanes::Private<double, 24> Tp;
               pair_products_mma(t, X, C, W + j_at, Tp);
               Kokkos::parallel_for(ThreadVectorRange(t, lanes::width), [&](int l) {
+                const BlockSlots sl = slots[l];
                 KFEM_UNROLL
                 for (int jb = 0; jb < 2; ++jb) {  // lane (g, t) holds blocks (g, 2t) and (g, 2t + 1)
                   const auto p = [&](int c, int dd) -> double { return Tp(l, pair_product(c, dd, jb)); };
-                  add_block(l / 4, 2 * (l % 4) + jb, [&](int c, int dd, double acc) {
+                  add_block(sl, jb, [&](int c, int dd, double acc) {
                     return elasticity::add_products(mat, p, c, dd, acc);
                   });
                 }
@@ -379,13 +421,21 @@ struct Hex8BoxOwner {
               // Lane l < 28 adds pair l's block (a, b) and its transpose in the products' own loop: one
               // lane loop fewer, 64 -> 56 registers with the coordinates above (ptxas, sm_90).
               const CellCoords<M, decltype(d.coords)> Xc{d.coords, cell};
-              pair_products(t, Xc, C, W + g_at, W + h_at, A, [&](int l, int a, int b) {
-                const auto p = [&](int c, int dd) -> M { return A(l, 3 * c + dd); };
-                add_block(a, b,
-                          [&](int c, int dd, M r) { return elasticity::add_products(mat, p, c, dd, r); });
-                add_block(b, a,
-                          [&](int c, int dd, M r) { return elasticity::add_products(mat, p, dd, c, r); });
-              });
+              const auto table = [&](int l, int& a, int& b) {
+                const int rows = slots[l].rows;
+                a = rows & 7, b = rows >> 3;
+              };
+              pair_products(
+                  t, Xc, C, A,
+                  [&](int l, int, int) {
+                    const BlockSlots sl = slots[l];
+                    const auto p = [&](int c, int dd) -> M { return A(l, 3 * c + dd); };
+                    add_block(sl, 0,
+                              [&](int c, int dd, M r) { return elasticity::add_products(mat, p, c, dd, r); });
+                    add_block(sl, 1,
+                              [&](int c, int dd, M r) { return elasticity::add_products(mat, p, dd, c, r); });
+                  },
+                  table);
             }
           });
           t.team_barrier();
@@ -398,10 +448,13 @@ struct Hex8BoxOwner {
     // A 128 x 5 launch bound at tile 3 (96 registers, 76 bytes spilled) gave 5 teams per SM instead
     // of 4 and ran 1.3 % slower on the H200 (reports/runs/2026-11-26-h200-hex8-box-owner).
     Policy policy(exec, tiles_x * tiles_y * chunks, warps<Exec>(tl), lanes::vector_length<Exec>());
-    Kokkos::parallel_for(Lower ? "kfem::assemble[symbox-owner]" : "kfem::assemble[box-owner]",
-                         policy.set_scratch_size(level, Kokkos::PerTeam(plane_bytes))
-                             .set_scratch_size(0, Kokkos::PerThread(warp_bytes<S, Exec>())),
-                         body);
+    // Level 0 holds the block slots, the warps' scratch and thread_scratch's alignment slack, and on a
+    // GPU the planes.
+    policy.set_scratch_size(0,
+                            Kokkos::PerTeam((level == 0 ? plane_bytes : 0) + slot_bytes + scratch_alignment),
+                            Kokkos::PerThread(warp_bytes<S, Exec>()));
+    if (level == 1) policy.set_scratch_size(1, Kokkos::PerTeam(plane_bytes));
+    Kokkos::parallel_for(Lower ? "kfem::assemble[symbox-owner]" : "kfem::assemble[box-owner]", policy, body);
   }
 };
 }  // namespace kfem::mapping

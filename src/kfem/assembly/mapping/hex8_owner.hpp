@@ -124,7 +124,8 @@ struct Hex8Owner {
     const int words = scratch(d.max_neighbours), kmax = d.max_neighbours;
     // 11.6 KB per warp in double: as many warps per team as the team scratch holds (3 of 40 KB on
     // CUDA with Kokkos 3.4), at most elements_per_team.
-    const int fit = int(Kokkos::TeamPolicy<Exec>::scratch_size_max(0) / (words * sizeof(S)));
+    const int fit =
+        int((Kokkos::TeamPolicy<Exec>::scratch_size_max(0) - scratch_alignment) / (words * sizeof(S)));
     const int per_team = fit < 1 ? 1 : (fit < elements_per_team ? fit : elements_per_team);
     Kokkos::parallel_for(
         "kfem::assemble[owner]", warp_policy(exec, d.num_nodes, per_team, words * sizeof(S)),

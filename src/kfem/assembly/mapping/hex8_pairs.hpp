@@ -21,13 +21,16 @@ KOKKOS_INLINE_FUNCTION void pair_nodes(int p, int& a, int& b) {
   a = 1 + (p >= 1) + (p >= 3) + (p >= 6) + (p >= 10) + (p >= 15) + (p >= 21);
   b = p - a * (a - 1) / 2;
 }
+struct PairNodes {
+  KOKKOS_INLINE_FUNCTION void operator()(int p, int& a, int& b) const { pair_nodes(p, a, b); }
+};
 
-// The coefficients C[3m + j] = hex8::monomial_coefficient(X, m, j) of one element's map, m = 0..7,
-// j = 0..2, by the 32 lanes of a team member. On a GPU as the transform's butterfly: lane 8j + m
-// loads coordinate j of the node at corner m, and three exchanges across lane bits turn corner bit
-// i into monomial bit i (sum and difference of the pair). One load, 3 shuffles and 3 adds a lane,
+// The coefficients C[Stride m + j] = hex8::monomial_coefficient(X, m, j) of one element's map,
+// m = 0..7, j = 0..2, by the 32 lanes of a team member. On a GPU as the transform's butterfly: lane
+// 8j + m loads coordinate j of the node at corner m, and three exchanges across lane bits turn corner
+// bit i into monomial bit i (sum and difference of the pair). One load, 3 shuffles and 3 adds a lane,
 // where the 8 signed loads and adds with run-time signs were about 80 instructions (ptx).
-template <class Member, class Coords, class S>
+template <int Stride = 3, class Member, class Coords, class S>
 KOKKOS_INLINE_FUNCTION void monomial_coefficients(const Member& t, const Coords& X, S* C) {
   using Kokkos::ThreadVectorRange;
   if constexpr (lanes::native()) {
@@ -39,49 +42,90 @@ KOKKOS_INLINE_FUNCTION void monomial_coefficients(const Member& t, const Coords&
         const S u = lanes::exchange(v, 1 << i);
         v = (m >> i) & 1 ? v - u : v + u;
       }
-      if (j < 3) C[3 * m + j] = S(0.125) * v;
+      if (j < 3) C[Stride * m + j] = S(0.125) * v;
     });
   } else {
-    Kokkos::parallel_for(ThreadVectorRange(t, 24),
-                         [&](int k) { C[k] = hex8::monomial_coefficient<S>(X, k / 3, k % 3); });
+    Kokkos::parallel_for(ThreadVectorRange(t, 24), [&](int k) {
+      C[Stride * (k / 3) + k % 3] = hex8::monomial_coefficient<S>(X, k / 3, k % 3);
+    });
   }
 }
 
-// Pairs' geometry and node-pair products in S (X: the element's 24 coordinates in warp scratch; C
-// (24), G and H (192 each): warp scratch). Geometry is shared out first: the monomial coefficients
-// of the map, then 4 lanes per Gauss point q each invert J and write the gradients of 2 nodes,
-// G[3 (8q + a) + j] = dN_a/dx_j and H = w detJ G. On return lane p < 28 holds pair p's nine
-// products A(p, 3c + d) = sum_q H_a[c] G_b[d], and has run then(p, a, b) on them in the same lane
-// loop; G and H stay valid. X[3a + j]: a pointer to the coordinates or an accessor.
-template <class Member, class Coords, class S, class Then>
-KOKKOS_INLINE_FUNCTION void pair_products(const Member& t, const Coords& X, S* C, S* G, S* H,
-                                          lanes::Private<S, 9>& A, const Then& then) {
+// Warp scratch of pair_products, in records that one wide load moves (W 16-byte aligned, as
+// thread_scratch gives it): monomial m's coefficients (x, y, z, -) at C + 4m, and per Gauss point q
+// and node a, at i = at(q, a), the weighted gradient with one plain component P[i] = (w detJ g_a,
+// g_a[0]) and the other two Q[i] = (g_a[1], g_a[2]). A pair lane then reads H_a and G_b of a Gauss
+// point in three loads where it took six, and J's 21 coefficients in seven.
+template <class S>
+struct PairScratch {
+  static constexpr int c_at = 0, p_at = 32, q_at = p_at + 4 * 64, words = q_at + 2 * 64;
+  static KOKKOS_INLINE_FUNCTION constexpr int at(int q, int a) { return 8 * q + a; }
+  S* w;
+  KOKKOS_INLINE_FUNCTION S* C() const { return w + c_at; }
+  KOKKOS_INLINE_FUNCTION lanes::Packed<S, 4>* P() const {
+    return reinterpret_cast<lanes::Packed<S, 4>*>(w + p_at);
+  }
+  KOKKOS_INLINE_FUNCTION lanes::Packed<S, 2>* Q() const {
+    return reinterpret_cast<lanes::Packed<S, 2>*>(w + q_at);
+  }
+};
+
+// Pairs' geometry and node-pair products in S (W: PairScratch's words of warp scratch). Geometry
+// is shared out first: the monomial coefficients of the map, then 4 lanes per Gauss point q each
+// invert J and write the gradients g = dN_a/dx of 2 nodes and their weighted form h = w detJ g. On
+// return lane p < 28 holds pair p's nine products A(p, 3c + d) = sum_q h_a[c] g_b[d], and has run
+// then(p, a, b) on them in the same lane loop. X[3a + j]: a pointer to the coordinates or an accessor;
+// nodes(p, a, b): pair_nodes, or a caller's table of them.
+template <class Member, class Coords, class S, class Then, class Nodes = PairNodes>
+KOKKOS_INLINE_FUNCTION void pair_products(const Member& t, const Coords& X, S* W, lanes::Private<S, 9>& A,
+                                          const Then& then, const Nodes& nodes = Nodes{}) {
   using Kokkos::ThreadVectorRange;
-  monomial_coefficients(t, X, C);
+  using P4 = lanes::Packed<S, 4>;
+  using P2 = lanes::Packed<S, 2>;
+  const PairScratch<S> ws{W};
+  P4* const P = ws.P();
+  P2* const Q = ws.Q();
+  monomial_coefficients<4>(t, X, ws.C());
+  // Lane l: Gauss point q = l / 4 and nodes l % 4 and l % 4 + 4, in an order that gives the 8 lanes of
+  // each 128-bit store phase 8 different nodes, so 8 bank groups. With q = l % 8 all 8 met one bank
+  // group (8-way conflicts): H200 mesh4 box-owner float 3.51 -> 3.95 ms, where these lanes give
+  // 3.36 (reports/runs/2026-12-03-h200-issue45-pair-records).
   Kokkos::parallel_for(ThreadVectorRange(t, lanes::width), [&](int l) {
-    const int q = l % 8;
-    S J[3][3], Jinv[3][3];
-    hex8::jacobian_from_monomials(C, q, J);
-    const S det = hex8::invert3(J, Jinv);  // Gauss weights are 1
-    for (int a = 2 * (l / 8); a < 2 * (l / 8) + 2; ++a) {
-      S* g = G + 3 * (8 * q + a);
-      hex8::gradient<S>(Jinv, q, a, g);
-      for (int j = 0; j < 3; ++j) H[3 * (8 * q + a) + j] = det * g[j];
+    const int q = l / 4;
+    S c[24], J[3][3], adj[3][3];
+    KFEM_UNROLL
+    for (int m = 1; m < 8; ++m) {
+      const P4 r = reinterpret_cast<const P4*>(ws.C())[m];
+      KFEM_UNROLL
+      for (int j = 0; j < 3; ++j) c[3 * m + j] = r.v[j];
+    }
+    hex8::jacobian_from_monomials(c, q, J);
+    // h = w detJ J^-1 dN/dxi is adj(J) dN/dxi (Gauss weights are 1), and g = h / detJ: 9 multiplies
+    // fewer a lane than scaling J^-1 and then h.
+    const S s = S(1) / hex8::adjugate3(J, adj);
+    KFEM_UNROLL
+    for (int k = 0; k < 2; ++k) {
+      const int a = (l % 4) | (((q & 1) ^ k) << 2);
+      S h[3];
+      hex8::gradient<S>(adj, q, a, h);
+      P[ws.at(q, a)] = P4{{h[0], h[1], h[2], s * h[0]}};
+      Q[ws.at(q, a)] = P2{{s * h[1], s * h[2]}};
     }
   });
   // tour: node-pair-products
   Kokkos::parallel_for(ThreadVectorRange(t, 28), [&](int p) {
     int a, b;
-    pair_nodes(p, a, b);
+    nodes(p, a, b);
     KFEM_UNROLL
     for (int k = 0; k < 9; ++k) A(p, k) = 0;
     // Unrolled, the loads' offsets are constants (nvcc unrolled it by 2, with the address arithmetic).
     KFEM_UNROLL
     for (int q = 0; q < hex8::num_qp; ++q) {
-      const S* h = H + 3 * (8 * q + a);
-      const S* g = G + 3 * (8 * q + b);
+      const P4 h = P[ws.at(q, a)], gx = P[ws.at(q, b)];
+      const P2 gyz = Q[ws.at(q, b)];
+      const S g[3] = {gx.v[3], gyz.v[0], gyz.v[1]};
       KFEM_UNROLL
-      for (int k = 0; k < 9; ++k) A(p, k) += h[k / 3] * g[k % 3];
+      for (int k = 0; k < 9; ++k) A(p, k) += h.v[k / 3] * g[k % 3];
     }
     then(p, a, b);
   });
@@ -89,9 +133,8 @@ KOKKOS_INLINE_FUNCTION void pair_products(const Member& t, const Coords& X, S* C
 }
 
 template <class Member, class S>
-KOKKOS_INLINE_FUNCTION void pair_products(const Member& t, const S* X, S* C, S* G, S* H,
-                                          lanes::Private<S, 9>& A) {
-  pair_products(t, X, C, G, H, A, [](int, int, int) {});  // the products only
+KOKKOS_INLINE_FUNCTION void pair_products(const Member& t, const S* X, S* W, lanes::Private<S, 9>& A) {
+  pair_products(t, X, W, A, [](int, int, int) {});  // the products only
 }
 
 template <bool Lower>
@@ -104,9 +147,9 @@ struct Hex8Pairs {
   int elements_per_team = 4;
 
   // Scratch per warp, in scalars. The sorted Ke (576) reuses the space of the earlier phases:
-  // gradients G and w detJ * G (8 points x 8 nodes x 3 each), X (24), monomial coefficients C
-  // (24, c_0 unused). Then 16 ints: node order and rank.
-  static constexpr int g_at = 0, h_at = 192, x_at = 384, c_at = 408, ints_at = 576;
+  // pair_products' (PairScratch) and X (24). Then 16 ints: node order and rank.
+  static constexpr int x_at = PairScratch<float>::words, ints_at = 576;
+  static_assert(x_at + 24 <= ints_at);
   static constexpr int scratch = padded(ints_at + 16);
 
   template <class Exec, class Data, class Op, class Adder>
@@ -120,19 +163,16 @@ struct Hex8Pairs {
       const ordinal_t e = warp_element(t, begin, end);
       if (e < 0) return;
       S* const W = thread_scratch<S>(t, scratch);
-      S* const G = W + g_at;  // G[3 (8q + a) + j] = d N_a / d x_j at Gauss point q
-      S* const H = W + h_at;  // the same times w detJ(q)
       S* const X = W + x_at;
-      S* const C = W + c_at;
       S* const Ks = W;        // Ks[24 ri + rj], rows and columns in global node order
       int* const order = reinterpret_cast<int*>(W + ints_at);
       int* const rank = order + 8;
       load_coords(t, d, e, X);
       node_order(t, d, e, order, rank);
       lanes::Private<S, 9> A;
-      pair_products(t, X, C, G, H, A);
+      pair_products(t, X, W, A);
       // tour: pairs-blocks
-      Kokkos::parallel_for(ThreadVectorRange(t, 28), [&](int p) {  // G and H are dead: Ks overwrites them
+      Kokkos::parallel_for(ThreadVectorRange(t, 28), [&](int p) {  // the geometry is dead: Ks overwrites it
         int a, b;
         pair_nodes(p, a, b);
         const int ra = 3 * rank[a], rb = 3 * rank[b];

@@ -97,9 +97,12 @@ KOKKOS_INLINE_FUNCTION void scatter_sorted(const Member& t, const Data& d, ordin
   });
 }
 
-// Per-warp scratch sizes are padded to 16 bytes: Kokkos places member k's scratch at k * size and
-// aligns each request, so an odd size (105 floats) would let neighbouring warps overlap.
+// Per-warp scratch sizes are padded to 16 bytes: member k's scratch starts at k * size, and every
+// one of them stays 16-byte aligned for lanes::Packed records (thread_scratch).
 constexpr int padded(int count) { return (count + 3) / 4 * 4; }
+// Kokkos aligns scratch to 8 bytes; thread_scratch's 16 may skip 8 of them, once per team. A policy
+// adds this much team scratch for it.
+inline constexpr int scratch_alignment = 16;
 
 // Team policy for warp mappings: each team member is one element handled by 32 lanes; host
 // backends run one element per team whatever the tunable says. Props: e.g. Kokkos::LaunchBounds.
@@ -108,12 +111,13 @@ Kokkos::TeamPolicy<Exec, Props...> warp_policy(const Exec& exec, ordinal_t n, in
                                                std::size_t scratch_bytes) {
   const int ept = lanes::on_host<Exec> ? 1 : elements_per_team;
   const int limit = Kokkos::TeamPolicy<Exec, Props...>::scratch_size_max(0);
-  if (scratch_bytes * ept > std::size_t(limit))
-    throw InputError(std::to_string(ept) + " elements per team need " + std::to_string(scratch_bytes * ept) +
+  if (scratch_bytes * ept + scratch_alignment > std::size_t(limit))
+    throw InputError(std::to_string(ept) + " elements per team need " +
+                     std::to_string(scratch_bytes * ept + scratch_alignment) +
                      " bytes of team scratch; this backend allows " + std::to_string(limit) +
                      " (lower assembly.elements_per_team)");
   Kokkos::TeamPolicy<Exec, Props...> p(exec, (n + ept - 1) / ept, ept, lanes::vector_length<Exec>());
-  return p.set_scratch_size(0, Kokkos::PerThread(scratch_bytes));
+  return p.set_scratch_size(0, Kokkos::PerTeam(scratch_alignment), Kokkos::PerThread(scratch_bytes));
 }
 
 // Whether an adder's adds are plain (race::Colored: no two threads of a launch share a slot).
@@ -135,8 +139,9 @@ KOKKOS_INLINE_FUNCTION void load_coords(const Member& t, const Data& d, ordinal_
   Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, 24), [&](int i) { X[i] = d.coords(e, i); });
 }
 
+// Team member t's count scalars of level-0 scratch, 16-byte aligned (count: padded).
 template <class S, class Member>
 KOKKOS_INLINE_FUNCTION S* thread_scratch(const Member& t, int count) {
-  return static_cast<S*>(t.thread_scratch(0).get_shmem(sizeof(S) * count));
+  return static_cast<S*>(t.thread_scratch(0).get_shmem_aligned(sizeof(S) * count, scratch_alignment));
 }
 }  // namespace kfem::mapping

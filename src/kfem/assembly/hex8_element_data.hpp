@@ -97,6 +97,51 @@ void check_block_offsets(const Exec& exec, const DofGraph<typename Exec::memory_
                      std::to_string(most / 3 + 1));
 }
 
+// One thread per (element, node a): its node, coordinates, row, stride and 8 blocks. Threads next
+// to each other write next to each other in the layout's order (element-major rows for LayoutRight,
+// element-fastest columns for LayoutLeft); one thread per element wrote 432-byte rows with a
+// 432-byte stride, ~4x the bytes in partial sectors (ncu, H200). A named functor, not a
+// KOKKOS_LAMBDA: the library and the tests instantiate it (see core/fill.hpp).
+template <class D, class Coords, class Conn, class Order, class Rows, class Cols>
+struct GatherHex8ElementData {
+  using S = typename D::scalar_type;
+  static constexpr bool rows_of_elements =
+      std::is_same_v<typename decltype(D::coords)::array_layout, Kokkos::LayoutRight>;
+  D out;
+  Coords coords;
+  Conn conn;
+  Order order;
+  Rows node_rows, rows;
+  Cols node_cols;
+  ordinal_t ne;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    const ordinal_t e = ordinal_t(rows_of_elements ? i / 8 : i % ne);
+    const int a = int(rows_of_elements ? i % 8 : i / ne);
+    const ordinal_t src = order(e);
+    const ordinal_t n0 = conn(src, 0), na = conn(src, a);
+    out.nodes(e, a) = na;
+    // Relative to node 0, subtracted in double: J = sum_a dN_a x_a is translation invariant, and
+    // absolute coordinates (x ~ 16 m, h ~ 0.03 m) would cost float J ~3 digits to cancellation.
+    for (int j = 0; j < 3; ++j) out.coords(e, 3 * a + j) = S(coords(na, j) - coords(n0, j));
+    out.stride(e, a) = row_length_t(rows(3 * na + 1) - rows(3 * na) - (D::lower ? 1 : 0));
+    out.row(e, a) = rows(3 * na);
+    ordinal_t nb[8];
+    int place[8];
+    for (int b = 0; b < 8; ++b) nb[b] = conn(src, b);
+    positions_in_row(node_rows, node_cols, na, nb, place);
+    EightOffsets blocks;
+    for (int b = 0; b < 8; ++b) {
+      const offset_t at = D::lower && nb[b] > na ? 0 : 3 * offset_t(place[b]);
+      blocks.at[b] = block_offset_t(at);
+    }
+    // Element-major rows: node a's 8 offsets are 16 aligned bytes, one store instead of 8.
+    if constexpr (rows_of_elements)
+      *reinterpret_cast<EightOffsets*>(&out.block(e, 8 * a)) = blocks;
+    else
+      for (int b = 0; b < 8; ++b) out.block(e, 8 * a + b) = blocks.at[b];
+  }
+};
+
 // Gathers coordinates and node ids of elements order(0..n) and computes their CSR index on the
 // device, for the full pattern (target = g.dof) or its lower triangle (Lower, target from lower_triangle),
 // in `reuse` where that block is large enough.
@@ -120,45 +165,12 @@ Hex8ElementData<S, Layout, typename Exec::memory_space, Lower> make_hex8_element
   d.nodes = block.template part<decltype(d.nodes)>(2, ne);
   d.stride = block.template part<decltype(d.stride)>(3, ne);
   d.block = block.template part<decltype(d.block)>(4, ne);
-  const auto node_rows = g.node.row_map;
-  const auto node_cols = g.node.cols;
-  const auto rows = target.row_map;
-  const auto out = d;
   check_block_offsets(exec, g);
-  // One thread per (element, node a): its node, coordinates, row, stride and 8 blocks. Threads next
-  // to each other write next to each other in the layout's order (element-major rows for
-  // LayoutRight, element-fastest columns for LayoutLeft); one thread per element wrote 432-byte
-  // rows with a 432-byte stride, ~4x the bytes in partial sectors (ncu, H200).
-  constexpr bool rows_of_elements = std::is_same_v<Layout, Kokkos::LayoutRight>;
   Kokkos::parallel_for(
       "kfem::element_data",
       Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, std::int64_t(ne) * 8),
-      KOKKOS_LAMBDA(std::int64_t i) {
-        const ordinal_t e = ordinal_t(rows_of_elements ? i / 8 : i % ne);
-        const int a = int(rows_of_elements ? i % 8 : i / ne);
-        const ordinal_t src = order(e);
-        const ordinal_t n0 = conn(src, 0), na = conn(src, a);
-        out.nodes(e, a) = na;
-        // Relative to node 0, subtracted in double: J = sum_a dN_a x_a is translation invariant,
-        // and absolute coordinates (x ~ 16 m, h ~ 0.03 m) would cost float J ~3 digits to cancellation.
-        for (int j = 0; j < 3; ++j) out.coords(e, 3 * a + j) = S(coords(na, j) - coords(n0, j));
-        out.stride(e, a) = row_length_t(rows(3 * na + 1) - rows(3 * na) - (Lower ? 1 : 0));
-        out.row(e, a) = rows(3 * na);
-        ordinal_t nb[8];
-        int place[8];
-        for (int b = 0; b < 8; ++b) nb[b] = conn(src, b);
-        positions_in_row(node_rows, node_cols, na, nb, place);
-        EightOffsets blocks;
-        for (int b = 0; b < 8; ++b) {
-          const offset_t at = Lower && nb[b] > na ? 0 : 3 * offset_t(place[b]);
-          blocks.at[b] = block_offset_t(at);
-        }
-        // Element-major rows: node a's 8 offsets are 16 aligned bytes, one store instead of 8.
-        if constexpr (rows_of_elements)
-          *reinterpret_cast<EightOffsets*>(&out.block(e, 8 * a)) = blocks;
-        else
-          for (int b = 0; b < 8; ++b) out.block(e, 8 * a + b) = blocks.at[b];
-      });
+      GatherHex8ElementData<D, Coords, Conn, Order, decltype(target.row_map), decltype(g.node.cols)>{
+          d, coords, conn, order, g.node.row_map, target.row_map, g.node.cols, ne});
   return d;
 }
 }  // namespace kfem

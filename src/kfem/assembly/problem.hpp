@@ -66,6 +66,22 @@ Mesh to_host(const DeviceMesh<MemorySpace>& d, CellType cell) {
   return m;
 }
 
+namespace problem_detail {
+// A named functor, not a KOKKOS_LAMBDA: many tests instantiate make_problem (scripts/check-kernel-lambdas).
+template <class View>
+struct Iota {
+  View v;
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t i) const { v(i) = i; }
+};
+}  // namespace problem_detail
+
+// v(i) = i, queued on exec.
+template <class Exec, class View>
+void fill_iota(const Exec& exec, const View& v) {
+  Kokkos::parallel_for("kfem::iota", Kokkos::RangePolicy<Exec>(exec, 0, v.extent(0)),
+                       problem_detail::Iota<View>{v});
+}
+
 template <class Exec>
 struct Problem {
   using memory_space = typename Exec::memory_space;
@@ -100,10 +116,7 @@ Problem<Exec> make_problem(const Exec& exec, const Mesh& mesh) {
   p.lower = lower_triangle(exec, p.graph.dof);
   p.natural =
       Kokkos::View<ordinal_t*, typename Exec::memory_space>("kfem::natural_order", mesh.num_elements());
-  const auto nat = p.natural;
-  Kokkos::parallel_for(
-      "kfem::iota", Kokkos::RangePolicy<Exec>(exec, 0, nat.extent(0)),
-      KOKKOS_LAMBDA(ordinal_t e) { nat(e) = e; });
+  fill_iota(exec, p.natural);
   exec.fence();
   return p;
 }
@@ -122,10 +135,7 @@ Problem<Exec> make_family_problem(const Exec& exec, const Mesh& mesh, const DofM
   Kokkos::deep_copy(exec, p.dofs, h);
   p.graph = build_dof_graph(exec, p.dofs, dm.num_nodes, components);
   p.natural = Kokkos::View<ordinal_t*, Mem>("kfem::natural_order", mesh.num_elements());
-  const auto nat = p.natural;
-  Kokkos::parallel_for(
-      "kfem::iota", Kokkos::RangePolicy<Exec>(exec, 0, nat.extent(0)),
-      KOKKOS_LAMBDA(ordinal_t e) { nat(e) = e; });
+  fill_iota(exec, p.natural);
   exec.fence();
   return p;
 }

@@ -26,12 +26,6 @@ double host_seconds(F&& f) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-template <class Mem>
-struct Iota {
-  Kokkos::View<ordinal_t*, Mem> v;
-  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t e) const { v(e) = e; }
-};
-
 // Mesh, element DOF nodes and the natural element order to the device; the fenced seconds of the
 // copies. hex8's DOF nodes are its 8 vertices in their order (vertex_dof_map): the connectivity
 // serves as both, which saves a third of mesh4's upload. With `coords`, the coordinates go beside
@@ -57,8 +51,7 @@ double upload(const Exec& exec, const Mesh& mesh, const DofMap& dm, Problem<Exec
   });
   p.natural = Kokkos::View<ordinal_t*, Mem>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::natural_order"), mesh.num_elements());
-  Kokkos::parallel_for("kfem::iota", Kokkos::RangePolicy<Exec>(exec, 0, mesh.num_elements()),
-                       Iota<Mem>{p.natural});
+  fill_iota(exec, p.natural);
   return s;
 }
 }  // namespace

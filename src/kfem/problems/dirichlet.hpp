@@ -11,6 +11,40 @@
 #include "kfem/sparsity/csr.hpp"
 
 namespace kfem {
+namespace dirichlet_detail {
+// Kernels of header templates are named functors, not KOKKOS_LAMBDAs: the library and several
+// tests instantiate them (core/fill.hpp; scripts/check-kernel-lambdas).
+template <class Mem>
+struct MarkFixed {
+  Kokkos::View<unsigned char*, Mem> fixed;
+  Kokkos::View<const ordinal_t*, Mem> dofs;
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t i) const { fixed(dofs(i)) = 1; }
+};
+template <class Mem, class S>
+struct ZeroFixed {
+  Kokkos::View<const unsigned char*, Mem> fixed;
+  Kokkos::View<const offset_t*, Mem> row_map;
+  Kokkos::View<const ordinal_t*, Mem> cols;
+  Kokkos::View<S*, Mem> values, rhs;
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t r) const {
+    const bool row_fixed = fixed(r);
+    if (row_fixed) rhs(r) = S(0);
+    for (offset_t k = row_map(r); k < row_map(r + 1); ++k) {
+      const ordinal_t c = cols(k);
+      if (row_fixed || fixed(c)) values(k) = (c == r) ? S(1) : S(0);
+    }
+  }
+};
+template <class Mem>
+struct UpperRows {
+  Kokkos::View<const offset_t*, Mem> row_map;
+  Kokkos::View<const ordinal_t*, Mem> cols;
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t r, ordinal_t& count) const {
+    if (row_map(r + 1) > row_map(r) && cols(row_map(r + 1) - 1) > r) ++count;
+  }
+};
+}  // namespace dirichlet_detail
+
 // Homogeneous conditions (kiran §5.1): a unit diagonal and rhs zero at the fixed DOFs, which solve
 // to exactly 0 (their residual starts and stays 0, so the unit scale next to ~1e11 stiffness is
 // harmless: Jacobi scaling removes it).
@@ -23,20 +57,10 @@ void apply_dirichlet(const Exec& exec, const CsrGraph<typename Exec::memory_spac
   using policy = Kokkos::RangePolicy<Exec>;
   // A byte mask makes "is column c fixed?" O(1) inside the row loop.
   Kokkos::View<unsigned char*, Mem> fixed("kfem::dirichlet_mask", A.num_rows);
-  Kokkos::parallel_for(
-      "kfem::dirichlet_mark", policy(exec, 0, fixed_dofs.extent(0)),
-      KOKKOS_LAMBDA(std::size_t i) { fixed(fixed_dofs(i)) = 1; });
-  const auto row_map = A.row_map;
-  const auto cols = A.cols;
-  Kokkos::parallel_for(
-      "kfem::dirichlet_apply", policy(exec, 0, A.num_rows), KOKKOS_LAMBDA(ordinal_t r) {
-        const bool row_fixed = fixed(r);
-        if (row_fixed) rhs(r) = S(0);
-        for (offset_t k = row_map(r); k < row_map(r + 1); ++k) {
-          const ordinal_t c = cols(k);
-          if (row_fixed || fixed(c)) values(k) = (c == r) ? S(1) : S(0);
-        }
-      });
+  Kokkos::parallel_for("kfem::dirichlet_mark", policy(exec, 0, fixed_dofs.extent(0)),
+                       dirichlet_detail::MarkFixed<Mem>{fixed, fixed_dofs});
+  Kokkos::parallel_for("kfem::dirichlet_apply", policy(exec, 0, A.num_rows),
+                       dirichlet_detail::ZeroFixed<Mem, S>{fixed, A.row_map, A.cols, values, rhs});
 }
 
 // Whether the pattern holds only its lower triangle: no row has a column above the diagonal
@@ -44,15 +68,10 @@ void apply_dirichlet(const Exec& exec, const CsrGraph<typename Exec::memory_spac
 // which is harmless: then both storages are the same.
 template <class Exec>
 bool is_lower_storage(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A) {
-  const auto row_map = A.row_map;
-  const auto cols = A.cols;
+  using Mem = typename Exec::memory_space;
   ordinal_t upper = 0;  // rows with an entry above the diagonal
-  Kokkos::parallel_reduce(
-      "kfem::is_lower_storage", Kokkos::RangePolicy<Exec>(exec, 0, A.num_rows),
-      KOKKOS_LAMBDA(ordinal_t r, ordinal_t & count) {
-        if (row_map(r + 1) > row_map(r) && cols(row_map(r + 1) - 1) > r) ++count;
-      },
-      upper);
+  Kokkos::parallel_reduce("kfem::is_lower_storage", Kokkos::RangePolicy<Exec>(exec, 0, A.num_rows),
+                          dirichlet_detail::UpperRows<Mem>{A.row_map, A.cols}, upper);
   exec.fence();
   return upper == 0;
 }
@@ -69,9 +88,9 @@ bool is_lower_storage(const Exec& exec, const CsrGraph<typename Exec::memory_spa
 // atomics (rounding then depends on the order). With all values 0 the result differs from the
 // homogeneous overload's only on the fixed diagonal.
 namespace dirichlet_detail {
-// The two passes of the non-homogeneous conditions as named functors, not KOKKOS_LAMBDAs: in CUDA
-// builds nvcc's extended-lambda wrappers of this function template called a null pointer when run
-// on Serial (seen on the H200 with nvcc 13; the Cuda instances ran fine).
+// The two passes of the non-homogeneous conditions. As named functors, not KOKKOS_LAMBDAs, from the
+// start: in CUDA builds nvcc's extended-lambda wrappers of this function template called a null
+// pointer when run on Serial (seen on the H200 with nvcc 13; the Cuda instances ran fine).
 template <class Mem, class S>
 struct Mark {
   Kokkos::View<unsigned char*, Mem> fixed;

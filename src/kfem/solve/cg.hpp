@@ -404,6 +404,18 @@ CgResult conjugate_gradient(
 KFEM_FOR_EACH_EXEC_SPACE(KFEM_EXTERN_CG)
 #undef KFEM_EXTERN_CG
 
+namespace cg_detail {
+// A named functor, not a KOKKOS_LAMBDA: several tests instantiate it (scripts/check-kernel-lambdas).
+template <class U, class Nodes>
+struct TipSum {
+  U u;
+  Nodes tip_nodes;
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t i, double& s) const {
+    s += double(u(dofs_per_node * tip_nodes(i) + 2));
+  }
+};
+}  // namespace cg_detail
+
 // Mean u_z over the tip nodes, signed: negative for the cantilever, whose load points in -z.
 // S may be const-qualified, so both View<double*> and View<const double*> are accepted.
 template <class Exec, class S>
@@ -412,9 +424,10 @@ double tip_deflection(const Exec& exec, const Kokkos::View<S*, typename Exec::me
   const std::size_t count = tip_nodes.extent(0);
   if (count == 0) return 0.0;
   double sum = 0;
+  using Mem = typename Exec::memory_space;
   Kokkos::parallel_reduce(
       "kfem::tip_deflection", Kokkos::RangePolicy<Exec>(exec, 0, count),
-      KOKKOS_LAMBDA(std::size_t i, double& s) { s += double(u(dofs_per_node * tip_nodes(i) + 2)); }, sum);
+      cg_detail::TipSum<Kokkos::View<S*, Mem>, Kokkos::View<const ordinal_t*, Mem>>{u, tip_nodes}, sum);
   return sum / double(count);
 }
 }  // namespace kfem

@@ -48,32 +48,57 @@ struct Hex8BoxOwnerData {
   Kokkos::View<offset_t*, Mem> dof_rows;  // of the full pattern, or of the lower triangle's
 };
 
-// The place table of a grid on exec: each point's neighbours in the order of their node ids (an
-// insertion sort of at most 27 in each thread).
+// The set-up kernels are named functors, not KOKKOS_LAMBDAs: the library and the tests instantiate
+// them (scripts/check-kernel-lambdas).
+namespace box_owner_detail {
+// Grid point g's neighbours in the order of their node ids (an insertion sort of at most 27).
+template <class Mem>
+struct RowPlaces {
+  Kokkos::View<std::int8_t* [28], Kokkos::LayoutRight, Mem> out;
+  Kokkos::View<ordinal_t*, Mem> node;
+  std::int64_t px, py, pz;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t g) const {
+    const std::int64_t i = g % px, j = g / px % py, k = g / px / py;
+    ordinal_t id[27];
+    int at[27], n = 0;
+    for (int o = 0; o < 27; ++o) {
+      out(g, o) = -1;
+      const std::int64_t x = i + o % 3 - 1, y = j + o / 3 % 3 - 1, z = k + o / 9 - 1;
+      if (x < 0 || x >= px || y < 0 || y >= py || z < 0 || z >= pz) continue;
+      const ordinal_t v = node(x + px * (y + py * z));
+      int r = n++;
+      for (; r > 0 && id[r - 1] > v; --r) id[r] = id[r - 1], at[r] = at[r - 1];
+      id[r] = v, at[r] = o;
+    }
+    for (int r = 0; r < n; ++r) out(g, at[r]) = std::int8_t(r);
+    out(g, 27) = std::int8_t(n);
+  }
+};
+
+// One thread per (cell, node): neighbouring threads write neighbouring coordinates.
+template <class S, class Mem, class Conn, class Coords>
+struct CellCoordinates {
+  Kokkos::View<S* [24], Kokkos::LayoutRight, Mem> out;
+  Kokkos::View<ordinal_t*, Mem> cells;
+  Conn conn;
+  Coords xyz;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    const ordinal_t c = ordinal_t(i / 8), e = cells(c);
+    const int a = int(i % 8);
+    for (int j = 0; j < 3; ++j) out(c, 3 * a + j) = S(xyz(conn(e, a), j) - xyz(conn(e, 0), j));
+  }
+};
+}  // namespace box_owner_detail
+
+// The place table of a grid on exec: each point's neighbours in the order of their node ids.
 template <class Exec, class Mem>
 Kokkos::View<std::int8_t* [28], Kokkos::LayoutRight, Mem> box_row_places(
     const Exec& exec, const Kokkos::View<ordinal_t*, Mem>& node, ordinal_t nx, ordinal_t ny, ordinal_t nz) {
   const std::int64_t px = nx + 1, py = ny + 1, pz = nz + 1;
   Kokkos::View<std::int8_t* [28], Kokkos::LayoutRight, Mem> out(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::box_places"), px * py * pz);
-  Kokkos::parallel_for(
-      "kfem::box_places", Kokkos::RangePolicy<Exec>(exec, 0, px * py * pz),
-      KOKKOS_LAMBDA(const std::int64_t g) {
-        const std::int64_t i = g % px, j = g / px % py, k = g / px / py;
-        ordinal_t id[27];
-        int at[27], n = 0;
-        for (int o = 0; o < 27; ++o) {
-          out(g, o) = -1;
-          const std::int64_t x = i + o % 3 - 1, y = j + o / 3 % 3 - 1, z = k + o / 9 - 1;
-          if (x < 0 || x >= px || y < 0 || y >= py || z < 0 || z >= pz) continue;
-          const ordinal_t v = node(x + px * (y + py * z));
-          int r = n++;
-          for (; r > 0 && id[r - 1] > v; --r) id[r] = id[r - 1], at[r] = at[r - 1];
-          id[r] = v, at[r] = o;
-        }
-        for (int r = 0; r < n; ++r) out(g, at[r]) = std::int8_t(r);
-        out(g, 27) = std::int8_t(n);
-      });
+  Kokkos::parallel_for("kfem::box_places", Kokkos::RangePolicy<Exec>(exec, 0, px * py * pz),
+                       box_owner_detail::RowPlaces<Mem>{out, node, px, py, pz});
   return out;
 }
 
@@ -97,18 +122,12 @@ Hex8BoxOwnerData<S, typename Exec::memory_space> make_hex8_box_owner_data(const 
   const auto cells = g.element;
   d.coords = decltype(d.coords)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::box_coords"),
                                 cells.extent(0));
-  const auto out = d.coords;
-  const auto conn = p.mesh.conn;
-  const auto xyz = p.mesh.coords;
-  // One thread per (cell, node): neighbouring threads write neighbouring coordinates.
+  using Mem = typename Exec::memory_space;
   Kokkos::parallel_for(
       "kfem::box_owner_data",
       Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, std::int64_t(cells.extent(0)) * 8),
-      KOKKOS_LAMBDA(std::int64_t i) {
-        const ordinal_t c = ordinal_t(i / 8), e = cells(c);
-        const int a = int(i % 8);
-        for (int j = 0; j < 3; ++j) out(c, 3 * a + j) = S(xyz(conn(e, a), j) - xyz(conn(e, 0), j));
-      });
+      box_owner_detail::CellCoordinates<S, Mem, decltype(p.mesh.conn), decltype(p.mesh.coords)>{
+          d.coords, cells, p.mesh.conn, p.mesh.coords});
   exec.fence();
   return d;
 }
@@ -254,35 +273,23 @@ struct Hex8BoxOwner {
     return cells > 0 ? double(d.node.extent(0)) * (sizeof(ordinal_t) + 28) / cells : 0.0;
   }
 
-  // `write(slot, value)` receives every value of the pattern (or of its lower triangle) once.
-  template <class Exec, class Data, class Op, class Write>
-  void launch(const Exec& exec, const Data& d, const Op& op, const Write& write) const {
+  // The kernel: one team per tile of node columns and range of planes. A named functor, not a
+  // KOKKOS_LAMBDA: the library and the tests instantiate it (scripts/check-kernel-lambdas).
+  template <class Exec, class Data, class Write>
+  struct Kernel {
     using S = typename Data::scalar_type;
-    using Mma = std::bool_constant<on_mma<S, Exec>()>;  // a type: lambdas read it without a capture
-    using M = math_type<S, Exec>;                       // the element math's scalar
-    constexpr int words = warp_words<S, Exec>();
-    const Isotropic<M> m{M(op.material.lambda), M(op.material.mu)};
-    using Policy = Kokkos::TeamPolicy<Exec>;
-    using Member = typename Policy::member_type;
-    using Kokkos::ThreadVectorRange;
-    const BoxTile tl = tile_for<S>(exec);
-    if (tl.x < 1 || tl.y < 1 || planes < 1)
-      throw InputError(std::string("mapping ") + name + ": tile and planes must be positive");
-    const ordinal_t ranges = (d.nz + planes) / planes;  // of the nz + 1 planes of a column
-    const int Tx = tl.x, Ty = tl.y, NT = Tx * Ty, P = int((d.nz + ranges) / ranges);
-    constexpr int level = lanes::on_host<Exec> ? 1 : 0;
-    const std::size_t plane_bytes = std::size_t(2) * NT * row_words * sizeof(S);
-    if (team_bytes<S, Exec>(tl) > scratch_limit(exec))
-      throw InputError(std::string("mapping ") + name + ": a tile of " + std::to_string(Tx) + " x " +
-                       std::to_string(Ty) + " nodes needs " + std::to_string(team_bytes<S, Exec>(tl)) +
-                       " bytes of team scratch; this backend allows " + std::to_string(scratch_limit(exec)));
-    if (row_words * (Tx + 2) >= 65536)  // BlockSlots' 16-bit offsets
-      throw InputError(std::string("mapping ") + name + ": tile x side " + std::to_string(Tx) + " is over " +
-                       std::to_string(65536 / row_words - 2));
-    const ordinal_t nx = d.nx, ny = d.ny, nz = d.nz;
-    const ordinal_t tiles_x = (nx + Tx) / Tx, tiles_y = (ny + Ty) / Ty, chunks = (nz + P) / P;
-    const auto body = KOKKOS_LAMBDA(const Member& t) {
-      const Isotropic<M> mat = m;  // captured here: nvcc refuses a first capture inside `if constexpr`
+    using Mma = std::bool_constant<on_mma<S, Exec>()>;
+    using M = math_type<S, Exec>;  // the element math's scalar
+    static constexpr int words = warp_words<S, Exec>();
+    static constexpr int level = lanes::on_host<Exec> ? 1 : 0;
+    Data d;
+    Write write;
+    Isotropic<M> mat;
+    int Tx, Ty, NT, P;
+    ordinal_t nx, ny, nz, tiles_x, tiles_y;
+    template <class Member>
+    KOKKOS_INLINE_FUNCTION void operator()(const Member& t) const {
+      using Kokkos::ThreadVectorRange;
       const ordinal_t r = t.league_rank();
       const ordinal_t i0 = Tx * (r % tiles_x), j0 = Ty * (r / tiles_x % tiles_y),
                       k0 = P * (r / tiles_x / tiles_y);
@@ -444,7 +451,33 @@ struct Hex8BoxOwner {
         if (L == nz - 1 && nz < k1) flush(nz);  // the top plane has no layer above it
         t.team_barrier();
       }
-    };
+    }
+  };
+
+  // `write(slot, value)` receives every value of the pattern (or of its lower triangle) once.
+  template <class Exec, class Data, class Op, class Write>
+  void launch(const Exec& exec, const Data& d, const Op& op, const Write& write) const {
+    using S = typename Data::scalar_type;
+    using M = math_type<S, Exec>;
+    using Policy = Kokkos::TeamPolicy<Exec>;
+    const BoxTile tl = tile_for<S>(exec);
+    if (tl.x < 1 || tl.y < 1 || planes < 1)
+      throw InputError(std::string("mapping ") + name + ": tile and planes must be positive");
+    const ordinal_t ranges = (d.nz + planes) / planes;  // of the nz + 1 planes of a column
+    const int Tx = tl.x, Ty = tl.y, NT = Tx * Ty, P = int((d.nz + ranges) / ranges);
+    constexpr int level = Kernel<Exec, Data, Write>::level;
+    const std::size_t plane_bytes = std::size_t(2) * NT * row_words * sizeof(S);
+    if (team_bytes<S, Exec>(tl) > scratch_limit(exec))
+      throw InputError(std::string("mapping ") + name + ": a tile of " + std::to_string(Tx) + " x " +
+                       std::to_string(Ty) + " nodes needs " + std::to_string(team_bytes<S, Exec>(tl)) +
+                       " bytes of team scratch; this backend allows " + std::to_string(scratch_limit(exec)));
+    if (row_words * (Tx + 2) >= 65536)  // BlockSlots' 16-bit offsets
+      throw InputError(std::string("mapping ") + name + ": tile x side " + std::to_string(Tx) + " is over " +
+                       std::to_string(65536 / row_words - 2));
+    const ordinal_t nx = d.nx, ny = d.ny, nz = d.nz;
+    const ordinal_t tiles_x = (nx + Tx) / Tx, tiles_y = (ny + Ty) / Ty, chunks = (nz + P) / P;
+    const Kernel<Exec, Data, Write> body{
+        d, write, {M(op.material.lambda), M(op.material.mu)}, Tx, Ty, NT, P, nx, ny, nz, tiles_x, tiles_y};
     // A 128 x 5 launch bound at tile 3 (96 registers, 76 bytes spilled) gave 5 teams per SM instead
     // of 4 and ran 1.3 % slower on the H200 (reports/runs/2026-11-26-h200-hex8-box-owner).
     Policy policy(exec, tiles_x * tiles_y * chunks, warps<Exec>(tl), lanes::vector_length<Exec>());

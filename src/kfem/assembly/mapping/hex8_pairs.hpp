@@ -152,14 +152,18 @@ struct Hex8Pairs {
   static_assert(x_at + 24 <= ints_at);
   static constexpr int scratch = padded(ints_at + 16);
 
-  template <class Exec, class Data, class Op, class Adder>
-  void launch(const Exec& exec, const Data& d, const Op& op, ordinal_t begin,
-              ordinal_t end, const Adder& add) const {
+  // The kernel: one warp (team member) per element. A named functor, not a KOKKOS_LAMBDA: the library
+  // and the tests instantiate it (scripts/check-kernel-lambdas).
+  template <class Data, class Adder>
+  struct Kernel {
     using S = typename Data::scalar_type;
-    const Isotropic<S> m = op.material;
-    using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
-    using Kokkos::ThreadVectorRange;
-    const auto body = KOKKOS_LAMBDA(const Member& t) {
+    Data d;
+    Isotropic<S> m;
+    Adder add;
+    ordinal_t begin, end;
+    template <class Member>
+    KOKKOS_INLINE_FUNCTION void operator()(const Member& t) const {
+      using Kokkos::ThreadVectorRange;
       const ordinal_t e = warp_element(t, begin, end);
       if (e < 0) return;
       S* const W = thread_scratch<S>(t, scratch);
@@ -192,7 +196,14 @@ struct Hex8Pairs {
       });
       // tour: end pairs-blocks
       scatter_sorted(t, d, e, order, add.access(), Ks);
-    };
+    }
+  };
+
+  template <class Exec, class Data, class Op, class Adder>
+  void launch(const Exec& exec, const Data& d, const Op& op, ordinal_t begin, ordinal_t end,
+              const Adder& add) const {
+    using S = typename Data::scalar_type;
+    const Kernel<Data, Adder> body{d, op.material, add, begin, end};
     const char* name = "kfem::assemble[pairs]";
     const std::size_t bytes = scratch * sizeof(S);
     // Under colouring nvcc gives this kernel 128 registers per thread and a third of the warps go

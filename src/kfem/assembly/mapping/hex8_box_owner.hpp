@@ -280,6 +280,7 @@ struct Hex8BoxOwner {
     using S = typename Data::scalar_type;
     using Mma = std::bool_constant<on_mma<S, Exec>()>;
     using M = math_type<S, Exec>;  // the element math's scalar
+    using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
     static constexpr int words = warp_words<S, Exec>();
     static constexpr int level = lanes::on_host<Exec> ? 1 : 0;
     Data d;
@@ -287,7 +288,6 @@ struct Hex8BoxOwner {
     Isotropic<M> mat;
     int Tx, Ty, NT, P;
     ordinal_t nx, ny, nz, tiles_x, tiles_y;
-    template <class Member>
     KOKKOS_INLINE_FUNCTION void operator()(const Member& t) const {
       using Kokkos::ThreadVectorRange;
       const ordinal_t r = t.league_rank();

@@ -154,14 +154,14 @@ struct Hex8Pairs {
 
   // The kernel: one warp (team member) per element. A named functor, not a KOKKOS_LAMBDA: the library
   // and the tests instantiate it (scripts/check-kernel-lambdas).
-  template <class Data, class Adder>
+  template <class Exec, class Data, class Adder>
   struct Kernel {
     using S = typename Data::scalar_type;
+    using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
     Data d;
     Isotropic<S> m;
     Adder add;
     ordinal_t begin, end;
-    template <class Member>
     KOKKOS_INLINE_FUNCTION void operator()(const Member& t) const {
       using Kokkos::ThreadVectorRange;
       const ordinal_t e = warp_element(t, begin, end);
@@ -203,7 +203,7 @@ struct Hex8Pairs {
   void launch(const Exec& exec, const Data& d, const Op& op, ordinal_t begin, ordinal_t end,
               const Adder& add) const {
     using S = typename Data::scalar_type;
-    const Kernel<Data, Adder> body{d, op.material, add, begin, end};
+    const Kernel<Exec, Data, Adder> body{d, op.material, add, begin, end};
     const char* name = "kfem::assemble[pairs]";
     const std::size_t bytes = scratch * sizeof(S);
     // Under colouring nvcc gives this kernel 128 registers per thread and a third of the warps go

@@ -21,8 +21,11 @@ struct Case {
   std::string name;
   Mesh mesh;
 };
+// box_9x7x5: 315 elements, more than one of the host element data's tiles of 256, the last one partial.
 std::vector<Case> meshes() {
-  return {{"distorted_beam", distorted_beam()}, {"box_4x3x2", make_box(BoxSpec{4, 3, 2, 4.0, 3.0, 2.0})}};
+  return {{"distorted_beam", distorted_beam()},
+          {"box_4x3x2", make_box(BoxSpec{4, 3, 2, 4.0, 3.0, 2.0})},
+          {"box_9x7x5", make_box(BoxSpec{9, 7, 5, 9.0, 7.0, 5.0})}};
 }
 
 template <class V>

@@ -12,6 +12,7 @@
 
 #include "kfem/core/carve.hpp"
 #include "kfem/core/error.hpp"
+#include "kfem/core/exec_spaces.hpp"
 #include "kfem/core/populate.hpp"
 #include "kfem/sparsity/dof_graph.hpp"
 
@@ -97,12 +98,17 @@ void check_block_offsets(const Exec& exec, const DofGraph<typename Exec::memory_
                      std::to_string(most / 3 + 1));
 }
 
-// One thread per (element, node a): its node, coordinates, row, stride and 8 blocks. Threads next
-// to each other write next to each other in the layout's order (element-major rows for LayoutRight,
-// element-fastest columns for LayoutLeft); one thread per element wrote 432-byte rows with a
-// 432-byte stride, ~4x the bytes in partial sectors (ncu, H200). A named functor, not a
+// One thread per (element, node a): its node, coordinates, row, stride and 8 blocks. On a GPU,
+// threads next to each other write next to each other in the layout's order (element-major rows for
+// LayoutRight, element-fastest columns for LayoutLeft); one thread per element wrote 432-byte rows
+// with a 432-byte stride, ~4x the bytes in partial sectors (ncu, H200). Host threads with
+// LayoutLeft take the items node-major within tiles of Tile elements: node-major over the whole
+// mesh, a node's row was read in 8 passes over the mesh, each time from memory; element-major, a
+// thread wrote 112 columns at once. Tiles of 256: mesh4's batch-owner kernel on 16 host cores of
+// an H200 machine took 65.8-67.1 against 76.0-88.6 ms node-major; Morton-ordered mesh3 on the
+// development VM's 2 threads, 132-134 against 186-215 (element-major 187-190). A named functor, not a
 // KOKKOS_LAMBDA: the library and the tests instantiate it (see core/fill.hpp).
-template <class D, class Coords, class Conn, class Order, class Rows, class Cols>
+template <class D, class Coords, class Conn, class Order, class Rows, class Cols, int Tile>
 struct GatherHex8ElementData {
   using S = typename D::scalar_type;
   static constexpr bool rows_of_elements =
@@ -114,9 +120,22 @@ struct GatherHex8ElementData {
   Rows node_rows, rows;
   Cols node_cols;
   ordinal_t ne;
+  // Items i < items(ne): all (element, node) pairs, and for tiles the last tile's padding.
+  static std::int64_t items(ordinal_t ne) {
+    return Tile > 1 ? (std::int64_t(ne) + Tile - 1) / Tile * Tile * 8 : std::int64_t(ne) * 8;
+  }
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
-    const ordinal_t e = ordinal_t(rows_of_elements ? i / 8 : i % ne);
-    const int a = int(rows_of_elements ? i % 8 : i / ne);
+    ordinal_t e;
+    int a;
+    if constexpr (Tile > 1) {
+      const std::int64_t in_tile = i % (8 * Tile);
+      e = ordinal_t(i / (8 * Tile) * Tile + in_tile % Tile);
+      a = int(in_tile / Tile);
+      if (e >= ne) return;
+    } else {
+      e = ordinal_t(rows_of_elements ? i / 8 : i % ne);
+      a = int(rows_of_elements ? i % 8 : i / ne);
+    }
     const ordinal_t src = order(e);
     const ordinal_t n0 = conn(src, 0), na = conn(src, a);
     out.nodes(e, a) = na;
@@ -166,11 +185,12 @@ Hex8ElementData<S, Layout, typename Exec::memory_space, Lower> make_hex8_element
   d.stride = block.template part<decltype(d.stride)>(3, ne);
   d.block = block.template part<decltype(d.block)>(4, ne);
   check_block_offsets(exec, g);
-  Kokkos::parallel_for(
-      "kfem::element_data",
-      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, std::int64_t(ne) * 8),
-      GatherHex8ElementData<D, Coords, Conn, Order, decltype(target.row_map), decltype(g.node.cols)>{
-          d, coords, conn, order, g.node.row_map, target.row_map, g.node.cols, ne});
+  constexpr int tile = on_host<Exec> && std::is_same_v<Layout, Kokkos::LayoutLeft> ? 256 : 1;
+  using Gather =
+      GatherHex8ElementData<D, Coords, Conn, Order, decltype(target.row_map), decltype(g.node.cols), tile>;
+  Kokkos::parallel_for("kfem::element_data",
+                       Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, Gather::items(ne)),
+                       Gather{d, coords, conn, order, g.node.row_map, target.row_map, g.node.cols, ne});
   return d;
 }
 }  // namespace kfem

@@ -101,10 +101,11 @@ void check_block_offsets(const Exec& exec, const DofGraph<typename Exec::memory_
 // One thread per (element, node a): its node, coordinates, row, stride and 8 blocks. On a GPU,
 // threads next to each other write next to each other in the layout's order (element-major rows for
 // LayoutRight, element-fastest columns for LayoutLeft); one thread per element wrote 432-byte rows
-// with a 432-byte stride, ~4x the bytes in partial sectors (ncu, H200). Host threads with
-// LayoutLeft take the items node-major within tiles of Tile elements: node-major over the whole
-// mesh, a node's row was read in 8 passes over the mesh, each time from memory; element-major, a
-// thread wrote 112 columns at once. Tiles of 256: mesh4's batch-owner kernel on 16 host cores of
+// with a 432-byte stride, ~4x the bytes in partial sectors (ncu, H200). The order is node-major
+// within tiles of Tile elements: 1 is element-major, 0 node-major over the whole mesh. Host threads
+// with LayoutLeft take tiles of 256: node-major over the whole mesh, a node's row was read in 8
+// passes over the mesh, each time from memory; element-major, a thread wrote 112 columns at once.
+// Tiles of 256: mesh4's batch-owner kernel on 16 host cores of
 // an H200 machine took 65.8-67.1 against 76.0-88.6 ms node-major; Morton-ordered mesh3 on the
 // development VM's 2 threads, 132-134 against 186-215 (element-major 187-190). A named functor, not a
 // KOKKOS_LAMBDA: the library and the tests instantiate it (see core/fill.hpp).
@@ -120,21 +121,21 @@ struct GatherHex8ElementData {
   Rows node_rows, rows;
   Cols node_cols;
   ordinal_t ne;
-  // Items i < items(ne): all (element, node) pairs, and for tiles the last tile's padding.
+  // Items i < items(ne): all (element, node) pairs, and the last tile's padding.
   static std::int64_t items(ordinal_t ne) {
-    return Tile > 1 ? (std::int64_t(ne) + Tile - 1) / Tile * Tile * 8 : std::int64_t(ne) * 8;
+    return Tile > 0 ? (std::int64_t(ne) + Tile - 1) / Tile * Tile * 8 : std::int64_t(ne) * 8;
   }
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
     ordinal_t e;
     int a;
-    if constexpr (Tile > 1) {
+    if constexpr (Tile > 0) {
       const std::int64_t in_tile = i % (8 * Tile);
       e = ordinal_t(i / (8 * Tile) * Tile + in_tile % Tile);
       a = int(in_tile / Tile);
       if (e >= ne) return;
-    } else {
-      e = ordinal_t(rows_of_elements ? i / 8 : i % ne);
-      a = int(rows_of_elements ? i % 8 : i / ne);
+    } else {  // the one tile of all ne elements, without its run-time 64-bit divisions by 8 ne
+      e = ordinal_t(i % ne);
+      a = int(i / ne);
     }
     const ordinal_t src = order(e);
     const ordinal_t n0 = conn(src, 0), na = conn(src, a);
@@ -185,7 +186,8 @@ Hex8ElementData<S, Layout, typename Exec::memory_space, Lower> make_hex8_element
   d.stride = block.template part<decltype(d.stride)>(3, ne);
   d.block = block.template part<decltype(d.block)>(4, ne);
   check_block_offsets(exec, g);
-  constexpr int tile = on_host<Exec> && std::is_same_v<Layout, Kokkos::LayoutLeft> ? 256 : 1;
+  // Element-major for LayoutRight; for LayoutLeft, tiles on a host and whole-mesh columns on a GPU.
+  constexpr int tile = std::is_same_v<Layout, Kokkos::LayoutRight> ? 1 : on_host<Exec> ? 256 : 0;
   using Gather =
       GatherHex8ElementData<D, Coords, Conn, Order, decltype(target.row_map), decltype(g.node.cols), tile>;
   Kokkos::parallel_for("kfem::element_data",

@@ -82,6 +82,21 @@ KOKKOS_FORCEINLINE_FUNCTION void for_lanes(const Member& t, int n, const F& f) {
 #endif
 }
 
+// The two forms of a lane loop, for a kernel to pick by what ptxas gives it: Kokkos' loop, or
+// for_lanes' one pass, whose fewer instructions can cost registers and with them warps per SM.
+struct VectorLoop {
+  template <class Member, class F>
+  static KOKKOS_FORCEINLINE_FUNCTION void run(const Member& t, int n, const F& f) {
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, n), f);
+  }
+};
+struct OnePass {
+  template <class Member, class F>
+  static KOKKOS_FORCEINLINE_FUNCTION void run(const Member& t, int n, const F& f) {
+    for_lanes(t, n, f);
+  }
+};
+
 // Value of v held by lane src (all 32 lanes converged).
 template <class S>
 KOKKOS_FORCEINLINE_FUNCTION S broadcast(S v, int src) {

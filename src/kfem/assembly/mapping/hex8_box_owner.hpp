@@ -203,7 +203,7 @@ struct Hex8BoxOwner {
   static KOKKOS_INLINE_FUNCTION void diagonal_from_neighbours(const Member& t, S* row) {
     using Kokkos::ThreadVectorRange;
     if constexpr (lanes::native()) {
-      Kokkos::parallel_for(ThreadVectorRange(t, lanes::width), [&](int l) {
+      lanes::for_lanes(t, lanes::width, [&](int l) {
         const int w = l % 9, third = l < 27 ? l / 9 : 0;  // lanes 27..31 repeat the first third, unused
         const S* r = row + 81 * (w / 3) + 27 * third + w % 3;
         S v = 0;  // the diagonal block itself is still 0 (no lane adds one): summed with the rest
@@ -329,7 +329,10 @@ struct Hex8BoxOwner {
         }
       });
       t.team_barrier();
-      // Plane k's rows out, then zeroed for plane k + 2.
+      // Plane k's rows out, then zeroed for plane k + 2. Its lane loops run in one pass (for_lanes):
+      // they hold few values, and Kokkos' loops cost a run-time mask each (H200 mesh4, with the
+      // products' one pass: float 3.34 -> 3.20 ms, double 5.90 -> 5.82, in 64 -> 60 and 118 -> 120
+      // registers; reports/runs/2026-12-04-h200-issue45-lane-passes).
       const auto flush = [&](ordinal_t k) {
         Kokkos::parallel_for(Kokkos::TeamThreadRange(t, NT), [&](int s) {
           const int sy = lanes::small_quotient(s, Tx);  // NT < 1024: team_bytes' scratch limit
@@ -342,7 +345,7 @@ struct Hex8BoxOwner {
           const int own = d.place(gp, int(self)), count = d.place(gp, 27);
           // Lane o < 27: neighbour o, its 3 x 3 values of the three rows: one place load and no e / 3,
           // where lane e < 81 took 3 passes (H200 mesh4 box-owner float 3.67 -> 3.52 ms).
-          Kokkos::parallel_for(ThreadVectorRange(t, 27), [&](int o) {
+          lanes::for_lanes(t, 27, [&](int o) {
             const int at = d.place(gp, o);
             KFEM_UNROLL
             for (int c = 0; c < 3; ++c) {
@@ -432,7 +435,7 @@ struct Hex8BoxOwner {
                 const int rows = slots[l].rows;
                 a = rows & 7, b = rows >> 3;
               };
-              pair_products(
+              pair_products<lanes::OnePass>(
                   t, Xc, C, A,
                   [&](int l, int, int) {
                     const BlockSlots sl = slots[l];

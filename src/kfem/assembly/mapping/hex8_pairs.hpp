@@ -11,6 +11,8 @@
 // `pairs` writes the full CSR; `sympairs` the lower triangle into lower-triangular storage
 // (sanfui's 300 entries computed by 32 threads instead of 300).
 #pragma once
+#include <type_traits>
+
 #include "kfem/assembly/mapping/hex8_warp_common.hpp"
 
 namespace kfem::mapping {
@@ -74,9 +76,11 @@ struct PairScratch {
 // is shared out first: the monomial coefficients of the map, then 4 lanes per Gauss point q each
 // invert J and write the gradients g = dN_a/dx of 2 nodes and their weighted form h = w detJ g. On
 // return lane p < 28 holds pair p's nine products A(p, 3c + d) = sum_q h_a[c] g_b[d], and has run
-// then(p, a, b) on them in the same lane loop. X[3a + j]: a pointer to the coordinates or an accessor;
-// nodes(p, a, b): pair_nodes, or a caller's table of them.
-template <class Member, class Coords, class S, class Then, class Nodes = PairNodes>
+// then(p, a, b) on them in the same lane loop (Loop: its form, lanes::VectorLoop or lanes::OnePass).
+// X[3a + j]: a pointer to the coordinates or an accessor; nodes(p, a, b): pair_nodes, or a caller's
+// table of them.
+template <class Loop = lanes::VectorLoop, class Member, class Coords, class S, class Then,
+          class Nodes = PairNodes>
 KOKKOS_INLINE_FUNCTION void pair_products(const Member& t, const Coords& X, S* W, lanes::Private<S, 9>& A,
                                           const Then& then, const Nodes& nodes = Nodes{}) {
   using Kokkos::ThreadVectorRange;
@@ -113,7 +117,7 @@ KOKKOS_INLINE_FUNCTION void pair_products(const Member& t, const Coords& X, S* W
     }
   });
   // tour: node-pair-products
-  Kokkos::parallel_for(ThreadVectorRange(t, 28), [&](int p) {
+  Loop::run(t, 28, [&](int p) {
     int a, b;
     nodes(p, a, b);
     KFEM_UNROLL
@@ -132,9 +136,9 @@ KOKKOS_INLINE_FUNCTION void pair_products(const Member& t, const Coords& X, S* W
   // tour: end node-pair-products
 }
 
-template <class Member, class S>
+template <class Loop = lanes::VectorLoop, class Member, class S>
 KOKKOS_INLINE_FUNCTION void pair_products(const Member& t, const S* X, S* W, lanes::Private<S, 9>& A) {
-  pair_products(t, X, W, A, [](int, int, int) {});  // the products only
+  pair_products<Loop>(t, X, W, A, [](int, int, int) {});  // the products only
 }
 
 template <bool Lower>
@@ -174,7 +178,10 @@ struct Hex8Pairs {
       load_coords(t, d, e, X);
       node_order(t, d, e, order, rank);
       lanes::Private<S, 9> A;
-      pair_products(t, X, W, A);
+      // pairs' product loop in one pass: 90 -> 80 registers in float, 6 teams per SM instead of 5 (H200,
+      // mesh4: 5.04 -> 4.60 ms). sympairs keeps Kokkos' loop: one pass gave it 72 -> 74 registers in
+      // double, a team per SM fewer (5.55 -> 5.93 ms; reports/runs/2026-12-04-h200-issue45-lane-passes).
+      pair_products<std::conditional_t<Lower, lanes::VectorLoop, lanes::OnePass>>(t, X, W, A);
       // tour: pairs-blocks
       Kokkos::parallel_for(ThreadVectorRange(t, 28), [&](int p) {  // the geometry is dead: Ks overwrites it
         int a, b;

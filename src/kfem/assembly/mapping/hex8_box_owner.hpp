@@ -332,7 +332,7 @@ struct Hex8BoxOwner {
       // Plane k's rows out, then zeroed for plane k + 2. Its lane loops run in one pass (for_lanes):
       // they hold few values, and Kokkos' loops cost a run-time mask each (H200 mesh4, with the
       // products' one pass: float 3.34 -> 3.20 ms, double 5.90 -> 5.82, in 64 -> 60 and 118 -> 120
-      // registers; reports/runs/2026-12-04-h200-issue45-lane-passes).
+      // registers; reports/runs/2026-12-04-h200-issue45-lane-passes, calls 1-2).
       const auto flush = [&](ordinal_t k) {
         Kokkos::parallel_for(Kokkos::TeamThreadRange(t, NT), [&](int s) {
           const int sy = lanes::small_quotient(s, Tx);  // NT < 1024: team_bytes' scratch limit
@@ -415,8 +415,11 @@ struct Hex8BoxOwner {
             if constexpr (Mma::value) {
               light_loop(24, [&](int w) { X[w] = M(d.coords(cell, w)); });
               lanes::Private<double, 24> Tp;
-              pair_products_mma(t, X, C, W + j_at, Tp);
-              Kokkos::parallel_for(ThreadVectorRange(t, lanes::width), [&](int l) {
+              // The geometry's lane loops and the block adds in one pass: 120 -> 128 registers, still
+              // 2 teams per SM, 14 % fewer instructions (H200 mesh4 5.82 -> 5.48 ms). pairs-mma keeps
+              // Kokkos' loops: one pass took it 96 -> 116 (reports/runs/2026-12-04-h200-issue45-lane-passes).
+              pair_products_mma<lanes::OnePass>(t, X, C, W + j_at, Tp);
+              lanes::for_lanes(t, lanes::width, [&](int l) {
                 const BlockSlots sl = slots[l];
                 KFEM_UNROLL
                 for (int jb = 0; jb < 2; ++jb) {  // lane (g, t) holds blocks (g, 2t) and (g, 2t + 1)

@@ -29,14 +29,14 @@ KOKKOS_FORCEINLINE_FUNCTION constexpr int pair_product(int c, int d, int j) {
 // The node-pair products of one element (X: its 24 coordinates in warp scratch; C: 24 doubles of
 // scratch for the monomial coefficients; Jq: 80 doubles of scratch for the Gauss points' J^-1 and
 // det J). Called by all 32 lanes of a team member; on return lane l = 4g + t holds T_cd(g, 2t + j)
-// in T(l, pair_product(c, d, j)), every c, d and j = 0, 1.
-template <class Member>
+// in T(l, pair_product(c, d, j)), every c, d and j = 0, 1. Loop: the form of the geometry's two lane
+// loops (lanes::VectorLoop or lanes::OnePass; hex8_pairs.hpp's pair_products says why it is a choice).
+template <class Loop = lanes::VectorLoop, class Member>
 KOKKOS_INLINE_FUNCTION void pair_products_mma(const Member& t, const double* X, double* C, double* Jq,
                                               lanes::Private<double, 24>& T) {
-  using Kokkos::ThreadVectorRange;
   monomial_coefficients(t, X, C);
   // J^-1 and det J once per Gauss point (lane q), not by each of the 8 lanes that need them.
-  Kokkos::parallel_for(ThreadVectorRange(t, hex8::num_qp), [&](int q) {
+  Loop::run(t, hex8::num_qp, [&](int q) {
     double J[3][3], Jinv[3][3];
     hex8::jacobian_from_monomials(C, q, J);
     Jq[10 * q + 9] = hex8::invert3(J, Jinv);  // Gauss weights are 1
@@ -46,7 +46,7 @@ KOKKOS_INLINE_FUNCTION void pair_products_mma(const Member& t, const double* X, 
   // Fragments per k-step s: A {h_0, h_1, h_2, 0} (0: row block 1's second half), B {g_0, g_1, g_2}.
   lanes::Private<double, 8> A;
   lanes::Private<double, 6> B;
-  Kokkos::parallel_for(ThreadVectorRange(t, lanes::width), [&](int l) {
+  Loop::run(t, lanes::width, [&](int l) {
     const int g = l / 4;
     KFEM_UNROLL
     for (int s = 0; s < 2; ++s) {

@@ -1,9 +1,14 @@
-# Issue 45 call 4: box-owner's per-team cell table against main (82bd077), H100/H200 mesh4, two
-# interleaved rounds (every round verified), kfem verify of the new kernel on a small distorted box with
-# random numbering, and the new kernel's ncu counts on mesh2 (float, double).
-while [ ! -f /tmp/base-rc ]; do sleep 3; done
-log "main's build: exit $(cat /tmp/base-rc)"; tail -n 2 /tmp/base-build.log; cp /tmp/base-build.log "$out/base-build.log"
-base=/tmp/kfem-base/kfem
+# Issue 45's A/B, not yet run: box-owner's per-team cell table (box-owner-cell-table.patch, applied to
+# the working tree) against main (82bd077), mesh4, two interleaved rounds, each verified; kfem verify of
+# the new kernel on a small distorted box with random numbering; its ncu counts on mesh2. Set-up on the
+# development machine:
+#   git apply reports/patches/2026-12-06-h100-issue45-phase-budget/box-owner-cell-table.patch
+#   mkdir -p build/carry/base && git archive 82bd077 CMakeLists.txt CMakePresets.json cmake src miniapp \
+#     tests inputs scripts | tar -x -C build/carry/base
+#   cp reports/patches/2026-12-06-h100-issue45-phase-budget/plan-ab.sh build/carry/ && scripts/pack-gpu
+# The call (carry ["build/carry", ".gpu-pack"]); device-run builds both trees side by side:
+#   KFEM_BASE_TREE=build/carry/base KFEM_BASE_REVISION=82bd077b11dd CXXFLAGS=-lineinfo STEP_TIMEOUT=90 \
+#     scripts/device-run build/carry/plan-ab.sh
 for r in 1 2; do
   for c in "box-owner float" "box-owner double" "symbox-owner double"; do
     set -- $c; n=$1-$2

@@ -72,7 +72,7 @@ void print_parameter_table(const json& points, const std::string& scalar, const 
 }
 
 bool device_backend_name(const std::string& backend) {
-  return (backend == "default" || backend == "cuda") && !lanes::on_host<Kokkos::DefaultExecutionSpace>;
+  return (backend == "default" || backend == "cuda") && !on_host<Kokkos::DefaultExecutionSpace>;
 }
 }  // namespace
 

@@ -365,9 +365,9 @@ TYPED_TEST(Acoo, ConsolidatesHandPushedLists) {
     const auto A = acoo::consolidate(exec, lists, bc, &t, o);
     const bool team =
         o.team_scratch_limit > 0 &&
-        (o.rows == RowMapping::team || (o.rows == RowMapping::automatic && !lanes::on_host<Exec>));
+        (o.rows == RowMapping::team || (o.rows == RowMapping::automatic && !lanes::in_turn<Exec>));
     EXPECT_EQ(t.rows, team ? RowMapping::team : RowMapping::thread);
-    EXPECT_EQ(t.rows_per_team, team ? (lanes::on_host<Exec> ? 1 : 4) : 0);
+    EXPECT_EQ(t.rows_per_team, team ? (lanes::in_turn<Exec> ? 1 : 4) : 0);
     EXPECT_EQ(t.longest_row, 4);
     EXPECT_EQ(lists.capacity(), 0);  // released
     EXPECT_EQ(to_vector(A.graph.row_map), (std::vector<offset_t>{0, 2, 4, 5, 6, 8}));
@@ -450,7 +450,7 @@ TYPED_TEST(Acoo, LongRowsMatchAcrossRowMappings) {
       EXPECT_EQ(t.longest_row, longer ? 4000 : 600);
       const bool team = o.rows == RowMapping::team && !longer && o.team_scratch_limit >= row600;
       EXPECT_EQ(t.rows, team ? RowMapping::team : RowMapping::thread);
-      EXPECT_EQ(t.rows_per_team, team ? (lanes::on_host<Exec> ? 1 : 2) : 0);  // 40 or 48 KB / 18.75 KB
+      EXPECT_EQ(t.rows_per_team, team ? (lanes::in_turn<Exec> ? 1 : 2) : 0);  // 40 or 48 KB / 18.75 KB
       const HostCsr<double> got = kfem::to_host(A.graph, A.values);
       EXPECT_EQ(got.row_map, want.row_map);
       EXPECT_EQ(got.cols, want.cols);

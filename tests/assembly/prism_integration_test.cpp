@@ -28,7 +28,7 @@ constexpr double tolerance() {
 
 template <class Exec>
 int max_order() {
-  return lanes::on_host<Exec> ? 4 : prism::max_order;
+  return lanes::in_turn<Exec> ? 4 : prism::max_order;
 }
 
 // The option variants of a mapping: as is, and with symmetric_blocks where it has the option;

@@ -46,7 +46,7 @@ struct MyMapping {
     using Kernel = MyKernel<typename Policy::member_type, typename In::elements_type, Op, typename In::target_type, Adder>;
     if (end <= begin) return;
     // A warp of 32 lanes per element on a GPU; one element per team and one lane on a host thread.
-    const int members = lanes::on_host<Exec> ? 1 : elements_per_team;
+    const int members = lanes::in_turn<Exec> ? 1 : elements_per_team;
     const int teams = int((end - begin + members - 1) / members);
     Kokkos::parallel_for("kfem::assemble[my-mapping]", Policy(exec, teams, members, lanes::vector_length<Exec>()),
                          Kernel{in.els, op, in.where, add, begin, end});

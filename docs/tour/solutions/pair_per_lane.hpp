@@ -63,7 +63,7 @@ struct PairPerLane {
                                      typename In::target_type, Adder>;
     if (end <= begin) return;
     // A warp of 32 lanes per element on a GPU; one element per team and one lane on a host thread.
-    const int members = lanes::on_host<Exec> ? 1 : elements_per_team;
+    const int members = lanes::in_turn<Exec> ? 1 : elements_per_team;
     const int teams = int((end - begin + members - 1) / members);
     Kokkos::parallel_for("kfem::assemble[pair-per-lane]", Policy(exec, teams, members, lanes::vector_length<Exec>()),
                          Kernel{in.els, op, in.where, add, begin, end});

@@ -139,13 +139,22 @@ KOKKOS_FORCEINLINE_FUNCTION constexpr bool native() {
 #endif
 }
 
-// Host backends run a team's lanes in turn; device backends run them as one warp.
+// How a team member's 32 logical lanes run on Exec, the one place that says so: as one CUDA warp in
+// lock step (vector length 32; the native paths of this file and warp_mma.hpp), or in turn on one
+// thread (vector length 1). Host backends run them in turn. So does HIP: AMD's wavefronts hold 64
+// lanes, which the native paths (full-warp masks, lane = threadIdx.x, 32-wide shuffles) do not
+// address, so a HIP build runs every mapping through the portable path, correct but not tuned for
+// AMD (and compiled, not run, until kfem has an AMD GPU to test on).
 template <class Exec>
-inline constexpr bool on_host = kfem::on_host<Exec>;
+inline constexpr bool in_turn = true;
+#if defined(KOKKOS_ENABLE_CUDA)
+template <>
+inline constexpr bool in_turn<Kokkos::Cuda> = false;
+#endif
 
-// Vector length to request for 32 logical lanes: a full warp on a GPU, 1 on host backends.
+// Vector length to request for 32 logical lanes: a full warp where they run in lock step, else 1.
 template <class Exec>
 constexpr int vector_length() {
-  return on_host<Exec> ? 1 : width;
+  return in_turn<Exec> ? 1 : width;
 }
 }  // namespace kfem::lanes

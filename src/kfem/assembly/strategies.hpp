@@ -280,7 +280,7 @@ inline bool has_symmetric_blocks_kind(MappingKind mapping) {
 template <class Exec>
 constexpr MappingKind default_mapping(CellType cell = CellType::hex8, bool element_race = false) {
   if (cell != CellType::hex8) return MappingKind::team;
-  if (!lanes::on_host<Exec>) return MappingKind::pairs;
+  if (!lanes::in_turn<Exec>) return MappingKind::pairs;
   return element_race ? MappingKind::batch : MappingKind::batch_owner;
 }
 // The per-element index up to order 2 (N_sh^2 slots: 342 at p = 2), the search beyond (O(N_sh)).
@@ -288,6 +288,6 @@ constexpr TargetKind default_target(int order) { return order <= 2 ? TargetKind:
 // For element-centric mappings; an owner-computes mapping takes race none (the driver picks it).
 template <class Exec>
 constexpr RaceKind default_race() {
-  return lanes::on_host<Exec> ? RaceKind::colored : RaceKind::atomic;
+  return lanes::in_turn<Exec> ? RaceKind::colored : RaceKind::atomic;
 }
 }  // namespace kfem

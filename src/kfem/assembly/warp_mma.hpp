@@ -1,8 +1,8 @@
 // A warp's FP64 matrix product C += A B, 16 x 8 x 4, in the fragment layout of PTX's m16n8k4:
 // with g = lane / 4, t = lane % 4, lane holds a = {A[g][t], A[g + 8][t]}, b = B[t][g] and
 // c = {C[g][2t], C[g][2t + 1], C[g + 8][2t], C[g + 8][2t + 1]}. On CUDA sm_80+ it is one mma.sync
-// (two m8n8k4 on Ampere, which lacks m16n8k4); on host backends, where a team member's 32 lanes run
-// in turn, the same product is computed from the lanes' rows of lanes::Private, so CI checks every
+// (two m8n8k4 on Ampere, which lacks m16n8k4); where a team member's 32 lanes run in turn (host
+// backends, HIP), the same product is computed from the lanes' rows of lanes::Private, so CI checks every
 // fragment index a kernel uses.
 #pragma once
 #include <Kokkos_Core.hpp>
@@ -15,13 +15,13 @@
 #endif
 
 namespace kfem::lanes {
-// Whether team members of Exec can run warp_mma: host backends (emulated) or CUDA sm_80+.
+// Whether team members of Exec can run warp_mma: emulated where lanes run in turn, or CUDA sm_80+.
 template <class Exec>
 constexpr bool has_fp64_mma() {
 #if defined(KFEM_FP64_MMA)
   return true;
 #else
-  return on_host<Exec>;
+  return in_turn<Exec>;
 #endif
 }
 

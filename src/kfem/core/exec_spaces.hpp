@@ -23,7 +23,13 @@
 #define KFEM_IF_CUDA(M)
 #endif
 
-#define KFEM_FOR_EACH_EXEC_SPACE(M) KFEM_IF_SERIAL(M) KFEM_IF_OPENMP(M) KFEM_IF_CUDA(M)
+#if defined(KOKKOS_ENABLE_HIP) && !defined(KFEM_NO_BACKEND_HIP)
+#define KFEM_IF_HIP(M) M(Kokkos::HIP)
+#else
+#define KFEM_IF_HIP(M)
+#endif
+
+#define KFEM_FOR_EACH_EXEC_SPACE(M) KFEM_IF_SERIAL(M) KFEM_IF_OPENMP(M) KFEM_IF_CUDA(M) KFEM_IF_HIP(M)
 
 namespace kfem {
 template <class Space>

@@ -231,7 +231,7 @@ nlohmann::json strategy_fields(const PointRequest& req, const Settings& settings
     specialised = ME::specialised;
     warp = has_elements_per_team<typename ME::type>::value;
   });
-  if (warp) out["elements_per_team"] = lanes::on_host<Exec> ? 1 : settings.elements_per_team;
+  if (warp) out["elements_per_team"] = lanes::in_turn<Exec> ? 1 : settings.elements_per_team;
   if (follows_launch_order(req.mapping, req.race)) out["element_order"] = settings.element_order;
   if (has_symmetric_blocks_kind(req.mapping)) out["symmetric_blocks"] = settings.symmetric_blocks;
   if (!specialised) out["target"] = name_of(req.target);

@@ -114,7 +114,7 @@ json stages(const Exec& exec, const Model& model, const Settings& settings, cons
 
   // Elements per launch: the Ae output (and the inputs) of one launch fill the budget, as banas
   // fill the GPU memory.
-  const bool device = !lanes::on_host<Exec>;
+  const bool device = !on_host<Exec>;
   const std::optional<DeviceInfo> dev = device ? device_info() : std::nullopt;
   double budget =
       settings.launch_bytes > 0 ? settings.launch_bytes : double(device ? 16ull << 30 : 1ull << 30);

@@ -242,12 +242,12 @@ struct ConsolidateRowTeam {
 // Rows per team for the team mapping, 0 where the thread mapping runs instead.
 template <class Exec, class S>
 int rows_per_team(const ConsolidateOptions& o, ordinal_t rows, offset_t longest) {
-  if (rows == 0 || o.rows == RowMapping::thread || (o.rows == RowMapping::automatic && lanes::on_host<Exec>))
+  if (rows == 0 || o.rows == RowMapping::thread || (o.rows == RowMapping::automatic && lanes::in_turn<Exec>))
     return 0;
   const std::size_t per_row = row_scratch_bytes<S>(longest);
   const std::size_t limit =
       std::min(o.team_scratch_limit, std::size_t(Kokkos::TeamPolicy<Exec>::scratch_size_max(0)));
-  const std::size_t wanted = lanes::on_host<Exec> ? 1 : 4;  // 4 warps: 128 threads a block
+  const std::size_t wanted = lanes::in_turn<Exec> ? 1 : 4;  // 4 warps: 128 threads a block
   return int(per_row == 0 ? wanted : std::min(wanted, limit / per_row));
 }
 

@@ -94,7 +94,7 @@ struct BanasBlocks {
   // where a team is one thread and a single block per pass would repeat the point loop N_sh^2 times.
   template <class Exec>
   static constexpr int register_blocks() {
-    return lanes::on_host<Exec> ? 4 : 1;
+    return lanes::in_turn<Exec> ? 4 : 1;
   }
 
   // Team scratch before the SHM blocks, in scalars: the vertices, then per buffer (two for batches,
@@ -118,7 +118,7 @@ struct BanasBlocks {
     BanasParameters k;
     const long blocks = block_count(n, symmetric);
     const std::size_t cap = std::size_t(Kokkos::TeamPolicy<Exec>::scratch_size_max(0));
-    if (lanes::on_host<Exec>) {
+    if (lanes::in_turn<Exec>) {
       k.team_size = 1;
     } else {
       const long want = (blocks + 63) / 64 * 64;
@@ -126,20 +126,20 @@ struct BanasBlocks {
       k.team_size = int(want < top ? want : top);
       if (k.team_size < 64) k.team_size = 64;
     }
-    const int want = points > 0 ? points : lanes::on_host<Exec> ? 1 : k.team_size / n;
+    const int want = points > 0 ? points : lanes::in_turn<Exec> ? 1 : k.team_size / n;
     k.points = want < 1 ? 1 : want < nq ? want : nq;
     // The buffers fit in the team scratch (a quarter of it for SHM, whose blocks need the rest).
     while (k.points > 1 && sizeof(S) * batch_scalars<D>(n, vertices, k.points, true) >
                                (Acc == Accumulate::shared ? cap / 4 : cap))
       --k.points;
     k.batched =
-        points > 0 ? points > 1 : !lanes::on_host<Exec> && (Jac == Jacobian::device || k.points >= min_batch);
+        points > 0 ? points > 1 : !lanes::in_turn<Exec> && (Jac == Jacobian::device || k.points >= min_batch);
     if (!k.batched) k.points = 1;
     const std::size_t fixed = sizeof(S) * batch_scalars<D>(n, vertices, k.points, k.batched);
     const long per_pass = long(k.team_size) * (Acc == Accumulate::registers ? register_blocks<Exec>() : 1);
     if (Acc == Accumulate::shared) {
       // Fewer threads when even one block each does not fit (p >= 6 in double: 448 threads).
-      while (!lanes::on_host<Exec> && k.team_size > 64 &&
+      while (!lanes::in_turn<Exec> && k.team_size > 64 &&
              fixed + sizeof(S) * D * D * std::size_t(k.team_size) > cap)
         k.team_size -= 64;
       if (fixed + sizeof(S) * D * D * std::size_t(k.team_size) > cap)
@@ -367,7 +367,7 @@ struct BanasBlocks {
   // functor: Kokkos' recommended maximum for a team policy of this execution space).
   template <class Exec>
   static int max_team_size() {
-    if (lanes::on_host<Exec>) return 1;
+    if (lanes::in_turn<Exec>) return 1;
     return Kokkos::TeamPolicy<Exec>(1, Kokkos::AUTO).team_size_max(TeamProbe{}, Kokkos::ParallelForTag());
   }
   struct TeamProbe {

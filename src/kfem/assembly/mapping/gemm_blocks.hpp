@@ -35,12 +35,12 @@ struct GemmBlocks {
   // whole team), where the longer strip amortises the per-chunk geometry over more pairs.
   template <class Exec>
   static constexpr int micro() {
-    return lanes::on_host<Exec> ? 4 : 2;
+    return lanes::in_turn<Exec> ? 4 : 2;
   }
   // Threads per tile side: up to 16 (a 256-thread team), fewer for small elements; 1 on a host.
   template <class Exec>
   static int side(int n) {
-    if (lanes::on_host<Exec>) return 1;
+    if (lanes::in_turn<Exec>) return 1;
     const int s = (n + micro<Exec>() - 1) / micro<Exec>();
     return s < 16 ? s : 16;
   }

@@ -41,14 +41,14 @@ struct Hex8Batch {
   // Elements per thread: a 64-byte vector of scalars on host backends, 1 on a GPU.
   template <class Exec, class S>
   static constexpr int width() {
-    return lanes::on_host<Exec> ? int(64 / sizeof(S)) : 1;
+    return lanes::in_turn<Exec> ? int(64 / sizeof(S)) : 1;
   }
 
   // Elements one thread assembles in turn, `batches` batches of W; on a GPU, one.
   static constexpr int batches = 8;
   template <class Exec, class S>
   static constexpr ordinal_t run() {
-    return lanes::on_host<Exec> ? batches * width<Exec, S>() : 1;
+    return lanes::in_turn<Exec> ? batches * width<Exec, S>() : 1;
   }
 
   // a b + c, fused where the hardware has it: host code is built with -ffp-contract=off (its results

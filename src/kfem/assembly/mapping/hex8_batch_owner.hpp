@@ -203,7 +203,7 @@ struct Hex8BatchOwner {
   template <class Exec>
   ordinal_t partition_count(const Exec& exec, ordinal_t ne) const {
     if (partitions > 0) return partitions;
-    return lanes::on_host<Exec> ? 2 * ordinal_t(exec.concurrency()) : (ne + 63) / 64;
+    return lanes::in_turn<Exec> ? 2 * ordinal_t(exec.concurrency()) : (ne + 63) / 64;
   }
   template <class S, class Exec>
   auto make_data(const Exec& exec, const Problem<Exec>& p) const {

@@ -224,7 +224,7 @@ struct Hex8BoxOwner {
 
   template <class Exec>
   static int warps(BoxTile t) {
-    return lanes::on_host<Exec> ? 1 : ((t.x + 1) * (t.y + 1) + 3) / 4;
+    return lanes::in_turn<Exec> ? 1 : ((t.x + 1) * (t.y + 1) + 3) / 4;
   }
   template <class S, class Exec>
   static std::size_t warp_bytes() {
@@ -240,7 +240,7 @@ struct Hex8BoxOwner {
   // backends take the planes from level 1, the same memory there, which caps them less.
   template <class Exec>
   static std::size_t scratch_limit(const Exec& exec) {
-    return lanes::on_host<Exec> ? std::size_t(Kokkos::TeamPolicy<Exec>::scratch_size_max(1))
+    return lanes::in_turn<Exec> ? std::size_t(Kokkos::TeamPolicy<Exec>::scratch_size_max(1))
                                 : kokkos_compat::team_scratch_max(exec);
   }
   // 7 x 3 where it fits (90 KB in double: host backends, and CUDA where Kokkos lets the kernel opt
@@ -282,7 +282,7 @@ struct Hex8BoxOwner {
     using M = math_type<S, Exec>;  // the element math's scalar
     using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
     static constexpr int words = warp_words<S, Exec>();
-    static constexpr int level = lanes::on_host<Exec> ? 1 : 0;
+    static constexpr int level = lanes::in_turn<Exec> ? 1 : 0;
     Data d;
     Write write;
     Isotropic<M> mat;

@@ -218,7 +218,7 @@ struct Hex8Pairs {
     // scatter keeps more adds in flight and is 1-5 % slower capped, so only plain adds get the cap
     // (reports/runs/2026-11-25-h200-pairs-colored-ncu).
     constexpr int capped_team = 128;
-    if constexpr (plain_adds<Adder>::value && !lanes::on_host<Exec>) {
+    if constexpr (plain_adds<Adder>::value && !lanes::in_turn<Exec>) {
       if (elements_per_team * lanes::width == capped_team) {
         using Capped = Kokkos::LaunchBounds<capped_team, 6>;
         Kokkos::parallel_for(name, warp_policy<Exec, Capped>(exec, end - begin, elements_per_team, bytes), body);

@@ -59,7 +59,7 @@ struct Hex8Sym300 {
         acc(d.slot(first + s, r, c), v);
       });
     };
-    const int team = lanes::on_host<Exec> ? 1 : E * entries;
+    const int team = lanes::in_turn<Exec> ? 1 : E * entries;
     Kokkos::TeamPolicy<Exec> policy(exec, (end - begin + E - 1) / E, team);
     Kokkos::parallel_for("kfem::assemble[sym300]",
                          policy.set_scratch_size(0, Kokkos::PerTeam(sizeof(S) * E * per_element)), body);

@@ -65,7 +65,7 @@ struct Hex8TwoKernel {
     };
     Kokkos::TeamPolicy<Exec> policy(exec, end - begin, Kokkos::AUTO);
     policy.set_scratch_size(0, Kokkos::PerTeam(scratch2 * sizeof(S)));
-    const int team = lanes::on_host<Exec> ? 1 : std::min(576, policy.team_size_max(entries, Kokkos::ParallelForTag()));
+    const int team = lanes::in_turn<Exec> ? 1 : std::min(576, policy.team_size_max(entries, Kokkos::ParallelForTag()));
     Kokkos::TeamPolicy<Exec> fixed(exec, end - begin, team);
     Kokkos::parallel_for("kfem::assemble[twokernel:entries]", fixed.set_scratch_size(0, Kokkos::PerTeam(scratch2 * sizeof(S))),
                          entries);

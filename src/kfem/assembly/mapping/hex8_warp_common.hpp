@@ -109,7 +109,7 @@ inline constexpr int scratch_alignment = 16;
 template <class Exec, class... Props>
 Kokkos::TeamPolicy<Exec, Props...> warp_policy(const Exec& exec, ordinal_t n, int elements_per_team,
                                                std::size_t scratch_bytes) {
-  const int ept = lanes::on_host<Exec> ? 1 : elements_per_team;
+  const int ept = lanes::in_turn<Exec> ? 1 : elements_per_team;
   const int limit = Kokkos::TeamPolicy<Exec, Props...>::scratch_size_max(0);
   if (scratch_bytes * ept + scratch_alignment > std::size_t(limit))
     throw InputError(std::to_string(ept) + " elements per team need " +

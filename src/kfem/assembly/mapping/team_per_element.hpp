@@ -83,7 +83,7 @@ struct TeamPerElement {
     // Lanes over pairs: up to 256 threads on a GPU (a whole block for a p >= 2 prism), as many as
     // pairs for small elements; one thread per team on host backends.
     const int pairs = n * n;
-    const int team = lanes::on_host<Exec> ? 1 : (pairs >= 256 ? 256 : (pairs + 31) / 32 * 32);
+    const int team = lanes::in_turn<Exec> ? 1 : (pairs >= 256 ? 256 : (pairs + 31) / 32 * 32);
     Kokkos::TeamPolicy<Exec> policy(exec, end - begin, team);
     Kokkos::parallel_for(
         "kfem::assemble[team]", policy.set_scratch_size(0, Kokkos::PerTeam(scratch)),

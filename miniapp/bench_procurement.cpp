@@ -21,9 +21,9 @@
 #include "bench_ranks.hpp"
 #include "commands.hpp"
 #include "kfem/core/error.hpp"
+#include "kfem/parallel/abort.hpp"
 #include "output_files.hpp"
 #include "points.hpp"
-#include "kfem/parallel/abort.hpp"
 
 namespace kfem::app {
 using nlohmann::json;

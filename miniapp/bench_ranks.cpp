@@ -7,10 +7,10 @@
 #include <optional>
 
 #include "kfem/core/error.hpp"
+#include "kfem/parallel/abort.hpp"
 #include "kfem/parallel/comm.hpp"
 #include "kfem/report/context.hpp"
 #include "points.hpp"
-#include "kfem/parallel/abort.hpp"
 
 namespace kfem::app {
 using nlohmann::json;

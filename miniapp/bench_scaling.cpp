@@ -13,9 +13,9 @@
 #include "bench_ranks.hpp"
 #include "commands.hpp"
 #include "kfem/core/error.hpp"
+#include "kfem/parallel/abort.hpp"
 #include "output_files.hpp"
 #include "points.hpp"
-#include "kfem/parallel/abort.hpp"
 
 namespace kfem::app {
 using nlohmann::json;
@@ -45,8 +45,8 @@ void add_efficiencies(json& points, const std::vector<std::size_t>& series, bool
 
 void print_table(const json& points) {
   fmt::print("\n{:<6} {:<24} {:>5} {:>10} {:>12} {:>6} {:>12} {:>6} {:>7} {:>12} {:<16} {:>11} {:>10}\n",
-             "mode", "strategy", "ranks", "elements", "assembly", "eff", "CG/iter", "eff", "imbal", "halo kB/it",
-             "halo/sums via", "1 exchange", "verified");
+             "mode", "strategy", "ranks", "elements", "assembly", "eff", "CG/iter", "eff", "imbal",
+             "halo kB/it", "halo/sums via", "1 exchange", "verified");
   for (const json& p : points) {
     const json& s = p["scaling"];
     const bool dist = p.contains("distributed");
@@ -63,7 +63,8 @@ void print_table(const json& points) {
         dist ? p["distributed"]["halo_transport"].get<std::string>() + "/" +
                    p["distributed"]["sums_transport"].get<std::string>()
              : "-",
-        dist ? fmt_time(p["distributed"]["halo_exchange_s"]) : "-", p["verification"]["status"].get<std::string>());
+        dist ? fmt_time(p["distributed"]["halo_exchange_s"]) : "-",
+        p["verification"]["status"].get<std::string>());
   }
 }
 }  // namespace
@@ -112,10 +113,12 @@ int bench_scaling(const Deck& deck, const std::string& out_dir) {
         or_abort_all(world, [&] { write_json(path, doc); });
         const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         fmt::print(stderr,
-                   "[{}/{}] {} {} ranks {} {} x {} halo {}: assembly {}, CG {} per iteration ({}) elapsed {:.0f} s\n",
+                   "[{}/{}] {} {} ranks {} {} x {} halo {}: assembly {}, CG {} per iteration ({}) elapsed "
+                   "{:.0f} s\n",
                    doc["points"].size(), total, weak ? "weak" : "strong", k, spec.name,
-                   p["mapping"].get<std::string>(), p["race"].get<std::string>(), st.halo, fmt_time(median_of(p)),
-                   fmt_time(cg_per_iteration(p)), p["verification"]["status"].get<std::string>(), el);
+                   p["mapping"].get<std::string>(), p["race"].get<std::string>(), st.halo,
+                   fmt_time(median_of(p)), fmt_time(cg_per_iteration(p)),
+                   p["verification"]["status"].get<std::string>(), el);
       }
       if (root) add_efficiencies(doc["points"], series, weak);
     }

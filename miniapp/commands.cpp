@@ -119,7 +119,8 @@ void print_ranks(const json& res) {
         "(one halo exchange alone {}, one sum {}{})\n",
         r["rank"].get<int>(), r["elements_held"].get<long>(), r["elements_own"].get<long>(),
         r["owned_dofs"].get<long>(), r["ghost_dofs"].get<long>(), r["nnz"].get<long>(),
-        fmt_time(r["assembly_median_s"]), fmt_time(r["cg_s"]), fmt_time(r["halo_exchange_s"]), fmt_time(r["sum_s"]),
+        fmt_time(r["assembly_median_s"]), fmt_time(r["cg_s"]), fmt_time(r["halo_exchange_s"]),
+        fmt_time(r["sum_s"]),
         r["halo_s"].is_number() ? ", all in CG " + fmt_time(r["halo_s"]) : std::string());
   const json& im = d["imbalance"];
   fmt::print(
@@ -274,7 +275,7 @@ parallel::PartitionMethod partition_method(const Deck& deck, const MeshSpec& spe
 }
 
 parallel::Transport transport_of(const std::string& name) {
-  return name == "nccl" ? parallel::Transport::nccl
+  return name == "nccl"  ? parallel::Transport::nccl
          : name == "mpi" ? parallel::Transport::mpi
                          : parallel::Transport::automatic;
 }
@@ -304,9 +305,10 @@ int cmd_info() {
   fmt::print("MPI: {}; {} rank{}; device buffers {}\n", parallel::mpi_library_version(), comm.size(),
              comm.size() == 1 ? "" : "s",
              parallel::device_aware_mpi() ? "sent directly (CUDA-aware)" : "staged through the host");
-  fmt::print("NCCL: {}\n", parallel::DeviceComm::available()
-                               ? "NCCL " + parallel::DeviceComm::version() + ": CG's halo and sums GPU to GPU (--halo nccl)"
-                               : std::string("not built in: the halo goes through MPI"));
+  fmt::print("NCCL: {}\n",
+             parallel::DeviceComm::available()
+                 ? "NCCL " + parallel::DeviceComm::version() + ": CG's halo and sums GPU to GPU (--halo nccl)"
+                 : std::string("not built in: the halo goes through MPI"));
   for (const auto& l : lines) fmt::print("  {}\n", std::string(l.begin(), l.end()));
   return 0;
 }

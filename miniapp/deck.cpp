@@ -247,7 +247,8 @@ void check_parameters(const Deck& d) {
   if (d.partition != "default" && d.partition != "metis" && d.partition != "rcb")
     bad("parallel.partition", "'" + d.partition + "' (expected metis, rcb or default)");
   for (const auto& h : d.halos)
-    if (h != "auto" && h != "mpi" && h != "nccl") bad("parallel.halo", "'" + h + "' (expected auto, mpi or nccl)");
+    if (h != "auto" && h != "mpi" && h != "nccl")
+      bad("parallel.halo", "'" + h + "' (expected auto, mpi or nccl)");
   if (d.sums != "auto" && d.sums != "mpi" && d.sums != "nccl")
     bad("parallel.sums", "'" + d.sums + "' (expected auto, mpi or nccl)");
   if (d.target != "default" && d.target != "index" && d.target != "search")

@@ -50,8 +50,8 @@ struct Deck : pipeline::Settings {
   std::vector<std::string> operators{"csr"};
   bool bench_solve = false;  // bench.solve: every point also solves, compared with a reference
   bool stages = false;  // bench.stages: banas' stage bench (element matrices to the host) instead of assembly
-  bool retune = false;                 // kfem run --retune: mapping auto times its candidates again
-  std::optional<ScalingSpec> scaling;  // bench.scaling
+  bool retune = false;  // kfem run --retune: mapping auto times its candidates again
+  std::optional<ScalingSpec> scaling;          // bench.scaling
   std::optional<ProcurementSpec> procurement;  // bench.procurement
   std::string report, export_mesh;
 };

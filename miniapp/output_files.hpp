@@ -18,8 +18,8 @@
 #include <system_error>
 #include <vector>
 
-#include "kfem/core/error.hpp"
 #include "kfem/core/atomic_file.hpp"
+#include "kfem/core/error.hpp"
 
 #ifndef KFEM_PLOT_SCRIPT  // set by miniapp/CMakeLists.txt
 #define KFEM_PLOT_SCRIPT ""

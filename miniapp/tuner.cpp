@@ -11,8 +11,8 @@
 #include <fstream>
 #include <limits>
 
-#include "kfem/core/backends.hpp"
 #include "kfem/assembly/make_assembler.hpp"
+#include "kfem/core/backends.hpp"
 #include "kfem/core/error.hpp"
 #include "kfem/dofs/dof_map.hpp"
 #include "kfem/pipeline/setup.hpp"
@@ -191,18 +191,17 @@ TunerChoice tune(const Model& model, const Deck& deck, const std::string& race, 
   for (const json& c : candidates)
     if (!best && c["verification"] == "passed" && c["median_s"].get<double>() <= 1.01 * fastest) best = &c;
   if (!best) throw InputError("mapping auto: no candidate passed verification on the sample");
-  json entry = {
-      {"mapping", (*best)["mapping"]},
-      {"race", (*best)["race"]},
-      {"median_s", (*best)["median_s"]},
-      {"sample", sample.info["name"]},
-      {"sample_elements", sample.mesh.num_elements()},
-      {"candidates", candidates},
-      {"tuned_at", now_utc()},
-      {"why",
-       "the fastest assembly median (1 warm-up, 3 runs) among the candidates that matched the "
-       "sample's oracle; within 1 % of it, the first candidate (registry order, then " +
-           join_names(race_names_for(false)) + ")"}};
+  json entry = {{"mapping", (*best)["mapping"]},
+                {"race", (*best)["race"]},
+                {"median_s", (*best)["median_s"]},
+                {"sample", sample.info["name"]},
+                {"sample_elements", sample.mesh.num_elements()},
+                {"candidates", candidates},
+                {"tuned_at", now_utc()},
+                {"why",
+                 "the fastest assembly median (1 warm-up, 3 runs) among the candidates that matched the "
+                 "sample's oracle; within 1 % of it, the first candidate (registry order, then " +
+                     join_names(race_names_for(false)) + ")"}};
   if (!cache.contains("entries")) cache = {{"kfem_tuner", 1}, {"entries", json::object()}};
   cache["entries"][key] = entry;
   write_cache(path, cache);

@@ -132,7 +132,9 @@ void check_tiles(const Exec& exec) {
   using BO = mapping::Hex8BoxOwner<Lower>;
   const mapping::BoxTile chosen = BO{}.template tile_for<S>(exec);
   EXPECT_TRUE((chosen.x == 7 && chosen.y == 3) || (chosen.x == 3 && chosen.y == 3));
-  if (lanes::in_turn<Exec>) { EXPECT_EQ(chosen.x, 7); }
+  if (lanes::in_turn<Exec>) {
+    EXPECT_EQ(chosen.x, 7);
+  }
   for (const mapping::BoxTile tile :
        {mapping::BoxTile{1, 1}, {2, 2}, {3, 3}, {5, 5}, {7, 7}, {7, 3}, {2, 5}, {0, 0}})
     for (int planes : {1, 2, 32}) {

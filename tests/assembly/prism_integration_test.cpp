@@ -97,7 +97,9 @@ int check_element_matrices(const Exec& exec, int p) {
             asymmetric += h(e * n * n + i * n + j) != h(e * n * n + j * n + i);
       }
       EXPECT_LE(worst, tolerance<S>());
-      if (symmetric_blocks(mapping)) { EXPECT_EQ(asymmetric, 0u); }
+      if (symmetric_blocks(mapping)) {
+        EXPECT_EQ(asymmetric, 0u);
+      }
       ++run;
     }
   });

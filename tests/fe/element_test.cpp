@@ -282,7 +282,8 @@ TEST_P(ElementProperties, BodyForceIsConsistent) {
   }
   if (GetParam().name != "Distorted") {  // the other three are parallelepipeds
     for (int a = 0; a < 8; ++a)
-      for (int c = 0; c < 3; ++c) EXPECT_NEAR(Fe[3 * a + c], f[c] * volume / 8, 1e-12 * std::abs(f[c] * volume));
+      for (int c = 0; c < 3; ++c)
+        EXPECT_NEAR(Fe[3 * a + c], f[c] * volume / 8, 1e-12 * std::abs(f[c] * volume));
   }
 }
 

@@ -671,7 +671,7 @@ TEST(FamilyReferencePrismInput, InvertedElementAndWrongFamilyAreRejected) {
   EXPECT_THROW(assemble_reference_elasticity(tri, vertex_dof_map(tri), kSteel), InputError);
   const Mesh ok = prism_box(BoxSpec{1, 1, 1, 1, 1, 1}, 0.0, 1);
   EXPECT_THROW(assemble_reference_elasticity(ok, vertex_dof_map(tri), kSteel),
-               InputError);                                  // map of another mesh
+               InputError);                                       // map of another mesh
   EXPECT_THROW(assemble_reference_hex8(ok, kSteel), InputError);  // the hex8 oracle stays hex8
 }
 }  // namespace

@@ -163,8 +163,12 @@ TEST(Distort, KeepsEveryFamilyValid) {
         std::size_t moved = 0;
         for (std::size_t n = 0; n < mesh.num_nodes(); ++n) {
           const double x = original.nodes[n][0];
-          if (x == 0.0 || x == s.lx) { EXPECT_EQ(mesh.nodes[n][0], x); }
-          if (cell == CellType::tri3) { EXPECT_EQ(mesh.nodes[n][2], 0.0); }
+          if (x == 0.0 || x == s.lx) {
+            EXPECT_EQ(mesh.nodes[n][0], x);
+          }
+          if (cell == CellType::tri3) {
+            EXPECT_EQ(mesh.nodes[n][2], 0.0);
+          }
           for (int c = 0; c < 3; ++c)
             EXPECT_LE(std::abs(mesh.nodes[n][c] - original.nodes[n][c]), amplitude * 0.5);
           moved += mesh.nodes[n] != original.nodes[n];

@@ -213,7 +213,6 @@ TYPED_TEST(ApplyDirichletValues, DetectsStorage) {
   using Mem = typename TypeParam::memory_space;
   const auto K = kfem::test::laplace_p1(kfem::make_tri_box(3, 3, 1.0, 1.0));
   EXPECT_FALSE(kfem::is_lower_storage(TypeParam(), kfem::test::to_device<Mem>(K).graph));
-  EXPECT_TRUE(
-      kfem::is_lower_storage(TypeParam(), kfem::test::to_device<Mem>(kfem::test::lower_of(K)).graph));
+  EXPECT_TRUE(kfem::is_lower_storage(TypeParam(), kfem::test::to_device<Mem>(kfem::test::lower_of(K)).graph));
 }
 }  // namespace

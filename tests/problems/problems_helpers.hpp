@@ -1,7 +1,6 @@
 // Test helpers for tests/problems: a host P1 Laplace assembly on tri3 meshes (full CSR), a lower
 // triangle extraction, views to and from vectors. Written here, independent of the assembly code.
 #pragma once
-#include "solve/solve_helpers.hpp"  // to_view, to_vector, DeviceCsr, to_device
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <set>
@@ -11,6 +10,7 @@
 #include "kfem/core/types.hpp"
 #include "kfem/mesh/mesh.hpp"
 #include "kfem/sparsity/csr.hpp"
+#include "solve/solve_helpers.hpp"  // to_view, to_vector, DeviceCsr, to_device
 
 namespace kfem::test {
 // K_ij = eps * int grad N_i . grad N_j over counter-clockwise tri3 elements.

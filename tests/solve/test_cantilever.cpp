@@ -30,8 +30,8 @@ double solve_tip_deflection(const kfem::BoxSpec& spec, double E, double nu, doub
   using Mem = typename Exec::memory_space;
   const auto mesh = kfem::make_box(spec);
   const auto load = kfem::cantilever_load(mesh, P);
-  const auto A =
-      kfem::test::to_device<Mem>(kfem::assemble_reference_hex8(mesh, kfem::Isotropic<double>::from_young(E, nu)));
+  const auto A = kfem::test::to_device<Mem>(
+      kfem::assemble_reference_hex8(mesh, kfem::Isotropic<double>::from_young(E, nu)));
   const auto b = kfem::test::to_view<double, Mem>(load.force, "rhs");
   kfem::apply_dirichlet(Exec(), A.graph, A.values, b,
                         kfem::test::to_view<ordinal_t, Mem>(load.fixed_dofs, "fixed"));

@@ -98,8 +98,9 @@ struct Case {
     ref = fe::to_device<Family, S>(exec, href);
     rhs0 = wiggle<S>(p.num_dofs(), 0.5);
     for (auto& v : rhs0) v *= S(rhs_scale);
-    ElementAssembler<Exec, Family, Op, mapping::TeamPerElement, race::Atomic, inputs::Family<target::Index>, S> a(
-        exec, p, ref, op);
+    ElementAssembler<Exec, Family, Op, mapping::TeamPerElement, race::Atomic, inputs::Family<target::Index>,
+                     S>
+        a(exec, p, ref, op);
     values = Kokkos::View<S*, Mem>("values", p.graph.dof.nnz());
     a.assemble(values);
     rhs = to_view<S, Mem>(rhs0, "rhs");

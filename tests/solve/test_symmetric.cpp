@@ -67,8 +67,8 @@ double symmetric_vs_full(const kfem::HostCsr<double>& K) {
 
   double worst = 0;
   using Kernel = kfem::SymSpmvKernel;
-  const std::pair<Kernel, const char*> kernels[] = {{Kernel::automatic, "automatic"}, {Kernel::row, "row"},
-                                                    {Kernel::team, "team"}};
+  const std::pair<Kernel, const char*> kernels[] = {
+      {Kernel::automatic, "automatic"}, {Kernel::row, "row"}, {Kernel::team, "team"}};
   for (const auto& [kernel, name] : kernels) {
     Kokkos::View<S*, Mem> y("y", n);
     Kokkos::deep_copy(y, S(7));  // must be overwritten, not accumulated into
@@ -94,7 +94,8 @@ TYPED_TEST(SymmetricSpmv, MatchesFullSpmvOnDistortedBeam) {
 
 TYPED_TEST(SymmetricSpmv, EmptyMatrix) {
   using Mem = typename TypeParam::memory_space;
-  const kfem::CsrGraph<Mem> L{0, Kokkos::View<offset_t*, Mem>("rows", 1), Kokkos::View<ordinal_t*, Mem>("cols", 0)};
+  const kfem::CsrGraph<Mem> L{0, Kokkos::View<offset_t*, Mem>("rows", 1),
+                              Kokkos::View<ordinal_t*, Mem>("cols", 0)};
   Kokkos::View<double*, Mem> v("v", 0), x("x", 0), y("y", 0);
   kfem::symmetric_spmv(TypeParam(), L, v, x, y);  // no launch over zero rows, no division by n
 }
@@ -116,7 +117,8 @@ struct Cantilever {
   Solution solve(bool lower, double tolerance, int max_iterations = 10000) const {
     const auto A = kfem::test::to_device<Mem>(lower ? kfem::test::lower_of(K) : K);
     const auto b = kfem::test::to_view<double, Mem>(load.force, "rhs");
-    kfem::apply_dirichlet(Exec(), A.graph, A.values, b, kfem::test::to_view<ordinal_t, Mem>(load.fixed_dofs, "fixed"));
+    kfem::apply_dirichlet(Exec(), A.graph, A.values, b,
+                          kfem::test::to_view<ordinal_t, Mem>(load.fixed_dofs, "fixed"));
     Kokkos::View<double*, Mem> x("x", K.num_rows);
     kfem::CgOptions opts{tolerance, max_iterations};
     opts.symmetric_storage = lower;
@@ -140,10 +142,11 @@ TYPED_TEST(SymmetricCg, LowerStorageGivesFullStorageSolution) {
   ASSERT_TRUE(lower.res.converged);
   const double tip_rel = std::abs(lower.tip - full.tip) / std::abs(full.tip);
   const double x_rel = relative_difference(lower.x, full.x);
-  std::printf("  [%s] %zu dofs, CG to 1e-10: iterations full %d / lower %d; tip %.12e / %.12e (rel diff %.3e); "
-              "||x_lower - x_full|| / ||x_full|| = %.3e\n",
-              TypeParam::name(), full.x.size(), full.res.iterations, lower.res.iterations, full.tip, lower.tip,
-              tip_rel, x_rel);
+  std::printf(
+      "  [%s] %zu dofs, CG to 1e-10: iterations full %d / lower %d; tip %.12e / %.12e (rel diff %.3e); "
+      "||x_lower - x_full|| / ||x_full|| = %.3e\n",
+      TypeParam::name(), full.x.size(), full.res.iterations, lower.res.iterations, full.tip, lower.tip,
+      tip_rel, x_rel);
   EXPECT_LE(tip_rel, 1e-10);
   EXPECT_LE(x_rel, 1e-9);
   EXPECT_LT(full.tip, 0.0);
@@ -162,9 +165,11 @@ TYPED_TEST(SymmetricCg, LowerStorageTakesFullStorageIterations) {
   ASSERT_GT(full.res.iterations, 0);
   const double previous = beam.solve(false, tol, full.res.iterations - 1).res.relative_residual;
   const double x_rel = relative_difference(lower.x, full.x);
-  std::printf("  [%s] CG to 1e-8: iterations full %d / lower %d; full residuals %.6e -> %.6e; "
-              "||x_lower - x_full|| / ||x_full|| = %.3e\n",
-              TypeParam::name(), full.res.iterations, lower.res.iterations, previous, full.res.relative_residual, x_rel);
+  std::printf(
+      "  [%s] CG to 1e-8: iterations full %d / lower %d; full residuals %.6e -> %.6e; "
+      "||x_lower - x_full|| / ||x_full|| = %.3e\n",
+      TypeParam::name(), full.res.iterations, lower.res.iterations, previous, full.res.relative_residual,
+      x_rel);
   ASSERT_GT(previous, 1.01 * tol);
   ASSERT_LT(full.res.relative_residual, tol / 1.01);
   EXPECT_EQ(lower.res.iterations, full.res.iterations);

@@ -23,9 +23,11 @@ TYPED_TEST_SUITE(Exercise, ExecSpaces, SpaceName);
 
 // One assembly with Mapping x Race into the full pattern, from a poisoned array.
 template <class Mapping, class Race, class Exec, class Family, class Op>
-HostCsr<double> assemble_with(const Exec& exec, const Problem<Exec>& p, const fe::HostReference& href, const Op& op) {
+HostCsr<double> assemble_with(const Exec& exec, const Problem<Exec>& p, const fe::HostReference& href,
+                              const Op& op) {
   const auto ref = fe::to_device<Family, double>(exec, href);
-  ElementAssembler<Exec, Family, Op, Mapping, Race, inputs::Family<target::Index>, double> a(exec, p, ref, op);
+  ElementAssembler<Exec, Family, Op, Mapping, Race, inputs::Family<target::Index>, double> a(exec, p, ref,
+                                                                                             op);
   Kokkos::View<double*, typename Exec::memory_space> values("values", p.graph.dof.nnz());
   Kokkos::deep_copy(values, -12345.0);
   a.assemble(values);
@@ -34,13 +36,14 @@ HostCsr<double> assemble_with(const Exec& exec, const Problem<Exec>& p, const fe
 }
 
 template <class Family, class Exec, class Op>
-void check_solution(const Exec& exec, const Mesh& mesh, const DofMap& dm, const fe::HostReference& href, const Op& op,
-                    const HostCsr<double>& oracle) {
+void check_solution(const Exec& exec, const Mesh& mesh, const DofMap& dm, const fe::HostReference& href,
+                    const Op& op, const HostCsr<double>& oracle) {
   Problem<Exec> p = make_family_problem(exec, mesh, dm, Op::components);
   set_coloring(exec, p, greedy_coloring(mesh));
-  for (const HostCsr<double>& got : {assemble_with<tour::PairPerLane, race::Atomic, Exec, Family>(exec, p, href, op),
-                                     assemble_with<tour::PairPerLane, race::Colored, Exec, Family>(exec, p, href, op),
-                                     assemble_with<tour::PairPerLane, race::Scatter, Exec, Family>(exec, p, href, op)}) {
+  for (const HostCsr<double>& got :
+       {assemble_with<tour::PairPerLane, race::Atomic, Exec, Family>(exec, p, href, op),
+        assemble_with<tour::PairPerLane, race::Colored, Exec, Family>(exec, p, href, op),
+        assemble_with<tour::PairPerLane, race::Scatter, Exec, Family>(exec, p, href, op)}) {
     const MatrixDiff d = compare(got, oracle);
     EXPECT_TRUE(d.same_pattern);
     EXPECT_LE(d.max_rel, 1e-12);
@@ -65,7 +68,8 @@ TYPED_TEST(Exercise, SolutionMatchesTri3Oracle) {
 TYPED_TEST(Exercise, SolutionMatchesPrismOracle) {
   const Mesh mesh = distorted_prism_box(2);
   const DofMap dm = prism_dof_map(mesh, 2);
-  check_solution<fe::Prism>(TypeParam(), mesh, dm, fe::host_reference(fe::Prism{}, 2), fe::Elasticity<double>{steel()},
+  check_solution<fe::Prism>(TypeParam(), mesh, dm, fe::host_reference(fe::Prism{}, 2),
+                            fe::Elasticity<double>{steel()},
                             assemble_reference_elasticity(mesh, dm, steel()));
 }
 

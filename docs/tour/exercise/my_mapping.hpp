@@ -41,14 +41,17 @@ struct MyMapping {
   static constexpr int elements_per_team = 4;
 
   template <class Exec, class In, class Op, class Adder>
-  void launch(const Exec& exec, const In& in, const Op& op, ordinal_t begin, ordinal_t end, const Adder& add) const {
+  void launch(const Exec& exec, const In& in, const Op& op, ordinal_t begin, ordinal_t end,
+              const Adder& add) const {
     using Policy = Kokkos::TeamPolicy<Exec>;
-    using Kernel = MyKernel<typename Policy::member_type, typename In::elements_type, Op, typename In::target_type, Adder>;
+    using Kernel = MyKernel<typename Policy::member_type, typename In::elements_type, Op,
+                            typename In::target_type, Adder>;
     if (end <= begin) return;
     // A warp of 32 lanes per element on a GPU; one element per team and one lane on a host thread.
     const int members = lanes::in_turn<Exec> ? 1 : elements_per_team;
     const int teams = int((end - begin + members - 1) / members);
-    Kokkos::parallel_for("kfem::assemble[my-mapping]", Policy(exec, teams, members, lanes::vector_length<Exec>()),
+    Kokkos::parallel_for("kfem::assemble[my-mapping]",
+                         Policy(exec, teams, members, lanes::vector_length<Exec>()),
                          Kernel{in.els, op, in.where, add, begin, end});
   }
 };

@@ -133,7 +133,8 @@ class RaceDriven : public AssemblerBase<Exec, S> {
 template <class M, class = void>
 struct needs_host_jacobian : std::false_type {};
 template <class M>
-struct needs_host_jacobian<M, std::void_t<decltype(M::host_geometry)>> : std::bool_constant<M::host_geometry> {};
+struct needs_host_jacobian<M, std::void_t<decltype(M::host_geometry)>>
+    : std::bool_constant<M::host_geometry> {};
 
 namespace inputs {
 // Generic mappings read the family's elements (coordinates, DOF nodes, reference tables) and a
@@ -144,17 +145,20 @@ struct Family {
   using type = FamilyInputs<FamilyElements<F, S, typename Mapping::layout, Mem>,
                             typename TargetTag::template type<typename Mapping::layout, Mem>>;
   template <class Mapping, class Exec, class F, class S, class Order>
-  static auto make(const Exec& exec, const Problem<Exec>& p, const fe::Reference<F, S, typename Exec::memory_space>& ref,
-                   const Order& order) {
+  static auto make(const Exec& exec, const Problem<Exec>& p,
+                   const fe::Reference<F, S, typename Exec::memory_space>& ref, const Order& order) {
     using In = type<F, Mapping, S, typename Exec::memory_space>;
     In in;
-    in.els = make_family_elements<F, S, typename Mapping::layout>(exec, p.mesh.coords, p.mesh.conn, p.dofs, order, ref);
+    in.els = make_family_elements<F, S, typename Mapping::layout>(exec, p.mesh.coords, p.mesh.conn, p.dofs,
+                                                                  order, ref);
     if constexpr (needs_host_jacobian<Mapping>::value) prepare_host_jacobian(exec, in.els);
     in.where = In::target_type::make(exec, in.els.nodes, p.graph);
     return in;
   }
   template <class In>
-  static double index_bytes_per_element(const In& in) { return in.where.bytes_per_element(); }
+  static double index_bytes_per_element(const In& in) {
+    return in.where.bytes_per_element();
+  }
 };
 
 // The hex8 fast paths read hex8's element data: coordinates and the compact CSR index, for the
@@ -163,8 +167,8 @@ struct Hex8 {
   template <class F, class Mapping, class S, class Mem>
   using type = Hex8ElementData<S, typename Mapping::layout, Mem, stores_lower<Mapping>::value>;
   template <class Mapping, class Exec, class F, class S, class Order>
-  static auto make(const Exec& exec, const Problem<Exec>& p, const fe::Reference<F, S, typename Exec::memory_space>&,
-                   const Order& order) {
+  static auto make(const Exec& exec, const Problem<Exec>& p,
+                   const fe::Reference<F, S, typename Exec::memory_space>&, const Order& order) {
     static_assert(std::is_same_v<F, fe::Hex8>, "hex8 element data serves hex8 meshes only");
     constexpr bool lower = stores_lower<Mapping>::value;
     if (lower && p.lower.num_rows != p.graph.dof.num_rows)
@@ -173,7 +177,9 @@ struct Hex8 {
         exec, p.mesh.coords, p.mesh.conn, order, p.graph, lower ? p.lower : p.graph.dof, p.spare.take());
   }
   template <class In>
-  static double index_bytes_per_element(const In&) { return hex8_index_bytes; }
+  static double index_bytes_per_element(const In&) {
+    return hex8_index_bytes;
+  }
 };
 }  // namespace inputs
 
@@ -187,10 +193,11 @@ class ElementAssembler final : public RaceDriven<Exec, Race, S> {
   using In = typename Inputs::template type<Family, Mapping, S, Mem>;
   static constexpr bool Lower = stores_lower<Mapping>::value;
 
-  ElementAssembler(const Exec& exec, const Problem<Exec>& p, const fe::Reference<Family, S, Mem>& ref, const Op& op,
-                   Mapping mapping = {})
+  ElementAssembler(const Exec& exec, const Problem<Exec>& p, const fe::Reference<Family, S, Mem>& ref,
+                   const Op& op, Mapping mapping = {})
       : RaceDriven<Exec, Race, S>(exec, p, run_coloring(p)), op_(op), mapping_(mapping) {
-    if (p.components() != Op::components) throw std::logic_error("problem and operator disagree on DOFs per node");
+    if (p.components() != Op::components)
+      throw std::logic_error("problem and operator disagree on DOFs per node");
     in_ = Inputs::template make<Mapping>(exec, p, ref, this->launch_order(p));
     exec.fence();
   }
@@ -249,7 +256,8 @@ class OwnerAssembler final : public AssemblerBase<Exec, S> {
   Exec exec_;
   Op op_;
   Mapping mapping_;
-  decltype(std::declval<const Mapping&>().template make_data<S>(std::declval<Exec>(), std::declval<Problem<Exec>>())) data_;
+  decltype(std::declval<const Mapping&>().template make_data<S>(std::declval<Exec>(),
+                                                                std::declval<Problem<Exec>>())) data_;
 };
 // tour: end owner-assembler
 }  // namespace kfem

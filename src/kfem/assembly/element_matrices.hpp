@@ -20,6 +20,7 @@ void integrate_element_matrices(const Exec& exec, const Mapping& mapping, const 
   const std::size_t n = std::size_t(where.size());
   if (out.extent(0) < std::size_t(count) * n * n)
     throw std::logic_error("element_matrices: output array too small");
-  mapping.launch(exec, family_inputs(els, where), op, first, first + count, target::ElementMatrices::Store<Values>{out});
+  mapping.launch(exec, family_inputs(els, where), op, first, first + count,
+                 target::ElementMatrices::Store<Values>{out});
 }
 }  // namespace kfem

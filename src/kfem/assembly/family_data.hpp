@@ -7,8 +7,8 @@
 
 #include "kfem/core/error.hpp"
 #include "kfem/core/types.hpp"
-#include "kfem/fe/operator.hpp"
 #include "kfem/fe/family.hpp"
+#include "kfem/fe/operator.hpp"
 
 namespace kfem {
 template <class Family, class S, class Layout, class MemorySpace>
@@ -75,11 +75,12 @@ FamilyElements<Family, S, Layout, typename Exec::memory_space> make_family_eleme
   FamilyElements<Family, S, Layout, Mem> d;
   d.num_elements = ne;
   d.ref = ref;
-  d.coords = decltype(d.coords)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::family_coords"), ne, V * D);
+  d.coords =
+      decltype(d.coords)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::family_coords"), ne, V * D);
   d.nodes = decltype(d.nodes)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::family_nodes"), ne, nsh);
-  Kokkos::parallel_for(
-      "kfem::family_elements", Kokkos::RangePolicy<Exec>(exec, 0, ne),
-      family_detail::Gather<Family, S, decltype(d), Coords, Conn, Dofs, Order>{d, coords, conn, dofs, order, nsh});
+  Kokkos::parallel_for("kfem::family_elements", Kokkos::RangePolicy<Exec>(exec, 0, ne),
+                       family_detail::Gather<Family, S, decltype(d), Coords, Conn, Dofs, Order>{
+                           d, coords, conn, dofs, order, nsh});
   return d;
 }
 
@@ -110,7 +111,8 @@ void prepare_host_jacobian(const Exec& exec, FamilyElements<Family, S, Layout, M
   fe::Reference<Family, double, Kokkos::HostSpace> href;
   href.order = els.ref.order, href.nsh = els.ref.nsh, href.nq = els.ref.nq;
   href.weight = Kokkos::View<double*, Kokkos::HostSpace>("kfem::href_weight", els.ref.weight.extent(0));
-  href.dgeo = decltype(href.dgeo)("kfem::href_dgeo", els.ref.dgeo.extent(0), els.ref.dgeo.extent(1), els.ref.dgeo.extent(2));
+  href.dgeo = decltype(href.dgeo)("kfem::href_dgeo", els.ref.dgeo.extent(0), els.ref.dgeo.extent(1),
+                                  els.ref.dgeo.extent(2));
   {
     const auto w = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), els.ref.weight);
     const auto g = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), els.ref.dgeo);
@@ -119,14 +121,16 @@ void prepare_host_jacobian(const Exec& exec, FamilyElements<Family, S, Layout, M
       for (std::size_t j = 0; j < g.extent(1); ++j)
         for (std::size_t k = 0; k < g.extent(2); ++k) href.dgeo(i, j, k) = double(g(i, j, k));
   }
-  els.jacobian = decltype(els.jacobian)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::host_jacobian"),
-                                        els.num_elements, nq, G);
+  els.jacobian = decltype(els.jacobian)(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::host_jacobian"), els.num_elements, nq, G);
   auto h = Kokkos::create_mirror_view(els.jacobian);
   for (ordinal_t e = 0; e < els.num_elements; ++e) {
     double X[V * D];
     for (int i = 0; i < V * D; ++i) X[i] = double(coords(e, i));
     const int bad = host_jacobian_terms<Family>(href, X, [&](int q, int i, double v) { h(e, q, i) = S(v); });
-    if (bad >= 0) throw InputError("element " + std::to_string(e) + ": det J <= 0 at quadrature point " + std::to_string(bad));
+    if (bad >= 0)
+      throw InputError("element " + std::to_string(e) + ": det J <= 0 at quadrature point " +
+                       std::to_string(bad));
   }
   Kokkos::deep_copy(exec, els.jacobian, h);
 }

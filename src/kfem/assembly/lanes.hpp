@@ -32,10 +32,14 @@ template <class S, int N>
 struct Private {
 #if defined(__CUDA_ARCH__)
   S v[N];
-  KOKKOS_FORCEINLINE_FUNCTION S& operator()(int, int k) { return v[k]; }
+  KOKKOS_FORCEINLINE_FUNCTION S& operator()(int, int k) {
+    return v[k];
+  }
 #else
   S v[width][N];
-  KOKKOS_FORCEINLINE_FUNCTION S& operator()(int lane, int k) { return v[lane][k]; }
+  KOKKOS_FORCEINLINE_FUNCTION S& operator()(int lane, int k) {
+    return v[lane][k];
+  }
 #endif
 };
 

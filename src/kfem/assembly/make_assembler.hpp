@@ -65,20 +65,20 @@ M tuned(const AssemblerChoice& choice) {
 // One mapping with one race handling and what it reads (In: inputs::Hex8 or inputs::Family<target>)
 // -> ElementAssembler, or OwnerAssembler for owner computes; a pair that does not go together
 // (pairs_with) is refused.
-template <class Exec, class Family, class S, class Op, class M, class R, class In, bool Pairs = pairs_with<M, R>,
-          bool Owner = owner_computes<M>::value>
+template <class Exec, class Family, class S, class Op, class M, class R, class In,
+          bool Pairs = pairs_with<M, R>, bool Owner = owner_computes<M>::value>
 struct Make {
   template <class Ref>
-  static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec&, const Problem<Exec>&, const Ref&, const Op&,
-                                                      const M&) {
+  static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec&, const Problem<Exec>&, const Ref&,
+                                                      const Op&, const M&) {
     throw InputError(mismatch_reason(Owner));
   }
 };
 template <class Exec, class Family, class S, class Op, class M, class R, class In>
 struct Make<Exec, Family, S, Op, M, R, In, true, false> {
   template <class Ref>
-  static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec& exec, const Problem<Exec>& p, const Ref& ref,
-                                                      const Op& op, const M& mapping) {
+  static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec& exec, const Problem<Exec>& p,
+                                                      const Ref& ref, const Op& op, const M& mapping) {
     return std::make_unique<ElementAssembler<Exec, Family, Op, M, R, In, S>>(exec, p, ref, op, mapping);
   }
 };
@@ -94,12 +94,14 @@ struct Make<Exec, Family, S, Op, M, R, In, true, true> {
 template <class Exec, class Family, class S, class Op, class ME>
 struct Build<Exec, Family, S, Op, ME, true, true> {  // a hex8 fast path: hex8's own element data
   template <class Ref>
-  static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec& exec, const Problem<Exec>& p, const Ref& ref,
-                                                      const Op& op, const AssemblerChoice& choice) {
+  static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec& exec, const Problem<Exec>& p,
+                                                      const Ref& ref, const Op& op,
+                                                      const AssemblerChoice& choice) {
     using M = typename ME::type;
     std::unique_ptr<AssemblerBase<Exec, S>> out;
     dispatch<RaceRegistry>(choice.race, [&](auto race) {
-      out = Make<Exec, Family, S, Op, M, decltype(race), inputs::Hex8>::make(exec, p, ref, op, tuned<M>(choice));
+      out = Make<Exec, Family, S, Op, M, decltype(race), inputs::Hex8>::make(exec, p, ref, op,
+                                                                             tuned<M>(choice));
     });
     return out;
   }

@@ -1,8 +1,9 @@
 // The strategy registry: every work mapping, race handling and target kfem knows, each with its
 // kind, and for each mapping the element families it serves (none listed = every family, on the
-// family's elements; hex8-only fast paths list fe::Hex8 and run on hex8's own element data). Adding a strategy = its file under mapping/, race/ or target/ (a mapping or race tag carries
-// its `name` and one line of `help`) + one line in the lists below. Tests, benchmarks and the driver
-// (names, --help, messages, the tuner, inputs/README.md's table) iterate these lists.
+// family's elements; hex8-only fast paths list fe::Hex8 and run on hex8's own element data). Adding a
+// strategy = its file under mapping/, race/ or target/ (a mapping or race tag carries its `name` and one line
+// of `help`) + one line in the lists below. Tests, benchmarks and the driver (names, --help, messages, the
+// tuner, inputs/README.md's table) iterate these lists.
 #pragma once
 #include <optional>
 #include <string>
@@ -24,21 +25,45 @@
 #include "kfem/assembly/mapping/hex8_thread_per_element.hpp"
 #include "kfem/assembly/mapping/hex8_two_kernel.hpp"
 #include "kfem/assembly/mapping/hex8_warp.hpp"
+#include "kfem/assembly/mapping/team_per_element.hpp"
+#include "kfem/assembly/mapping/thread_per_element.hpp"
 #include "kfem/assembly/race/atomic.hpp"
 #include "kfem/assembly/race/colored.hpp"
 #include "kfem/assembly/race/none.hpp"
 #include "kfem/assembly/race/scatter.hpp"
-#include "kfem/assembly/mapping/team_per_element.hpp"
-#include "kfem/assembly/mapping/thread_per_element.hpp"
 #include "kfem/assembly/target/csr_index.hpp"
 #include "kfem/assembly/target/csr_search.hpp"
 #include "kfem/fe/family.hpp"
 
 namespace kfem {
 enum class MappingKind {
-  element, warp4, warp8, ppni4, ppni8, twokernel, warp4_scratch, warp4_atomic, warp4_vreduce, sym300, sym300x2, pairs, sympairs,
-  thread, team, reg_jac, reg_nojac, shm_jac, shm_nojac, gemm, owner, batch, batch_owner, pairs_mma, sympairs_mma,
-  box_owner, symbox_owner
+  element,
+  warp4,
+  warp8,
+  ppni4,
+  ppni8,
+  twokernel,
+  warp4_scratch,
+  warp4_atomic,
+  warp4_vreduce,
+  sym300,
+  sym300x2,
+  pairs,
+  sympairs,
+  thread,
+  team,
+  reg_jac,
+  reg_nojac,
+  shm_jac,
+  shm_nojac,
+  gemm,
+  owner,
+  batch,
+  batch_owner,
+  pairs_mma,
+  sympairs_mma,
+  box_owner,
+  symbox_owner
 };
 enum class RaceKind { colored, atomic, scatter, none };
 enum class TargetKind { index, search };
@@ -66,41 +91,43 @@ template <class Tag, auto Kind, class... Families>
 using FamilyEntry = EntryOf<Tag, Kind, false, Families...>;
 
 using JR = mapping::JacobianReduction;
-using MappingRegistry = std::tuple<
-    Entry<mapping::Hex8Element, MappingKind::element, fe::Hex8>,
-    Entry<mapping::Hex8Warp<4>, MappingKind::warp4, fe::Hex8>,
-    Entry<mapping::Hex8Warp<8>, MappingKind::warp8, fe::Hex8>,
-    Entry<mapping::Hex8Ppni<4>, MappingKind::ppni4, fe::Hex8>,
-    Entry<mapping::Hex8Ppni<8>, MappingKind::ppni8, fe::Hex8>,
-    Entry<mapping::Hex8TwoKernel, MappingKind::twokernel, fe::Hex8>,
-    Entry<mapping::Hex8Warp<4, JR::scratch>, MappingKind::warp4_scratch, fe::Hex8>,
-    Entry<mapping::Hex8Warp<4, JR::atomic>, MappingKind::warp4_atomic, fe::Hex8>,
-    Entry<mapping::Hex8Warp<4, JR::vector_reduce>, MappingKind::warp4_vreduce, fe::Hex8>,
-    Entry<mapping::Hex8Sym300<1>, MappingKind::sym300, fe::Hex8>,
-    Entry<mapping::Hex8Sym300<2>, MappingKind::sym300x2, fe::Hex8>,
-    Entry<mapping::Hex8Pairs<false>, MappingKind::pairs, fe::Hex8>,
-    Entry<mapping::Hex8Pairs<true>, MappingKind::sympairs, fe::Hex8>,
-    Entry<mapping::Hex8PairsMma<false>, MappingKind::pairs_mma, fe::Hex8>,
-    Entry<mapping::Hex8PairsMma<true>, MappingKind::sympairs_mma, fe::Hex8>,
-    Entry<mapping::Hex8Owner, MappingKind::owner, fe::Hex8>,
-    Entry<mapping::Hex8Batch, MappingKind::batch, fe::Hex8>,
-    Entry<mapping::Hex8BatchOwner, MappingKind::batch_owner, fe::Hex8>,
-    Entry<mapping::Hex8BoxOwner<false>, MappingKind::box_owner, fe::Hex8>,
-    Entry<mapping::Hex8BoxOwner<true>, MappingKind::symbox_owner, fe::Hex8>,
-    Entry<mapping::ThreadPerElement, MappingKind::thread>,
-    Entry<mapping::TeamPerElement, MappingKind::team>,
-    // banas et al.'s prism integration kernels (Algorithms 3-4): generic code, listed for prisms.
-    FamilyEntry<mapping::BanasBlocks<mapping::Accumulate::registers, mapping::Jacobian::device>, MappingKind::reg_jac, fe::Prism>,
-    FamilyEntry<mapping::BanasBlocks<mapping::Accumulate::registers, mapping::Jacobian::host>, MappingKind::reg_nojac, fe::Prism>,
-    FamilyEntry<mapping::BanasBlocks<mapping::Accumulate::shared, mapping::Jacobian::device>, MappingKind::shm_jac, fe::Prism>,
-    FamilyEntry<mapping::BanasBlocks<mapping::Accumulate::shared, mapping::Jacobian::host>, MappingKind::shm_nojac, fe::Prism>,
-    FamilyEntry<mapping::GemmBlocks, MappingKind::gemm, fe::Prism>>;
+using MappingRegistry =
+    std::tuple<Entry<mapping::Hex8Element, MappingKind::element, fe::Hex8>,
+               Entry<mapping::Hex8Warp<4>, MappingKind::warp4, fe::Hex8>,
+               Entry<mapping::Hex8Warp<8>, MappingKind::warp8, fe::Hex8>,
+               Entry<mapping::Hex8Ppni<4>, MappingKind::ppni4, fe::Hex8>,
+               Entry<mapping::Hex8Ppni<8>, MappingKind::ppni8, fe::Hex8>,
+               Entry<mapping::Hex8TwoKernel, MappingKind::twokernel, fe::Hex8>,
+               Entry<mapping::Hex8Warp<4, JR::scratch>, MappingKind::warp4_scratch, fe::Hex8>,
+               Entry<mapping::Hex8Warp<4, JR::atomic>, MappingKind::warp4_atomic, fe::Hex8>,
+               Entry<mapping::Hex8Warp<4, JR::vector_reduce>, MappingKind::warp4_vreduce, fe::Hex8>,
+               Entry<mapping::Hex8Sym300<1>, MappingKind::sym300, fe::Hex8>,
+               Entry<mapping::Hex8Sym300<2>, MappingKind::sym300x2, fe::Hex8>,
+               Entry<mapping::Hex8Pairs<false>, MappingKind::pairs, fe::Hex8>,
+               Entry<mapping::Hex8Pairs<true>, MappingKind::sympairs, fe::Hex8>,
+               Entry<mapping::Hex8PairsMma<false>, MappingKind::pairs_mma, fe::Hex8>,
+               Entry<mapping::Hex8PairsMma<true>, MappingKind::sympairs_mma, fe::Hex8>,
+               Entry<mapping::Hex8Owner, MappingKind::owner, fe::Hex8>,
+               Entry<mapping::Hex8Batch, MappingKind::batch, fe::Hex8>,
+               Entry<mapping::Hex8BatchOwner, MappingKind::batch_owner, fe::Hex8>,
+               Entry<mapping::Hex8BoxOwner<false>, MappingKind::box_owner, fe::Hex8>,
+               Entry<mapping::Hex8BoxOwner<true>, MappingKind::symbox_owner, fe::Hex8>,
+               Entry<mapping::ThreadPerElement, MappingKind::thread>,
+               Entry<mapping::TeamPerElement, MappingKind::team>,
+               // banas et al.'s prism integration kernels (Algorithms 3-4): generic code, listed for prisms.
+               FamilyEntry<mapping::BanasBlocks<mapping::Accumulate::registers, mapping::Jacobian::device>,
+                           MappingKind::reg_jac, fe::Prism>,
+               FamilyEntry<mapping::BanasBlocks<mapping::Accumulate::registers, mapping::Jacobian::host>,
+                           MappingKind::reg_nojac, fe::Prism>,
+               FamilyEntry<mapping::BanasBlocks<mapping::Accumulate::shared, mapping::Jacobian::device>,
+                           MappingKind::shm_jac, fe::Prism>,
+               FamilyEntry<mapping::BanasBlocks<mapping::Accumulate::shared, mapping::Jacobian::host>,
+                           MappingKind::shm_nojac, fe::Prism>,
+               FamilyEntry<mapping::GemmBlocks, MappingKind::gemm, fe::Prism>>;
 // In the tuner's candidate order (within 1 % the first wins: on a GPU scatter is atomic underneath).
-using RaceRegistry = std::tuple<
-    Entry<race::Colored, RaceKind::colored>,
-    Entry<race::Atomic, RaceKind::atomic>,
-    Entry<race::Scatter, RaceKind::scatter>,
-    Entry<race::None, RaceKind::none>>;
+using RaceRegistry =
+    std::tuple<Entry<race::Colored, RaceKind::colored>, Entry<race::Atomic, RaceKind::atomic>,
+               Entry<race::Scatter, RaceKind::scatter>, Entry<race::None, RaceKind::none>>;
 // Owner-computes mappings write every value once and take race `none`; the element-centric ones
 // take any other race handling. `pairs_with` says whether a mapping and a race go together.
 // Mappings whose set-up needs temporaries say how many bytes (set_up_scratch<Mem>(ne, nn)): the set-up
@@ -123,23 +150,24 @@ template <class M, class R>
 inline constexpr bool pairs_with = owner_computes<M>::value == single_writer<R>::value;
 
 // Targets of the generic mappings (the hex8 fast paths carry their own 72-slot index).
-using TargetRegistry = std::tuple<
-    Entry<target::Index, TargetKind::index>,
-    Entry<target::Search, TargetKind::search>>;
+using TargetRegistry =
+    std::tuple<Entry<target::Index, TargetKind::index>, Entry<target::Search, TargetKind::search>>;
 // The registry split by kind of mapping (tests iterate these: the hex8 fast paths on hex8 data,
 // the generic mappings on every family).
 template <template <class> class Pred, class Tuple>
 struct filter_entries;
 template <template <class> class Pred, class... Es>
 struct filter_entries<Pred, std::tuple<Es...>> {
-  using type = decltype(std::tuple_cat(std::conditional_t<Pred<Es>::value, std::tuple<Es>, std::tuple<>>{}...));
+  using type =
+      decltype(std::tuple_cat(std::conditional_t<Pred<Es>::value, std::tuple<Es>, std::tuple<>>{}...));
 };
 template <class E>
 struct is_fast_path : std::bool_constant<E::specialised> {};
 template <class E>
 struct is_generic : std::bool_constant<!E::specialised && E::every_family> {};
 template <class E>
-struct is_prism_integration : std::bool_constant<!E::specialised && !E::every_family && E::template serves<fe::Prism>> {};
+struct is_prism_integration
+    : std::bool_constant<!E::specialised && !E::every_family && E::template serves<fe::Prism>> {};
 using FastPathRegistry = filter_entries<is_fast_path, MappingRegistry>::type;
 // Generic mappings that serve every family (thread, team).
 using GenericMappingRegistry = filter_entries<is_generic, MappingRegistry>::type;
@@ -157,8 +185,11 @@ void for_each_entry(F&& f) {
 // Calls f(Tag{}) for the registry entry of `kind`; returns false when none matches.
 template <class Registry, class Kind, class F>
 bool dispatch(Kind kind, F&& f) {
-  return std::apply([&](auto... entry) { return ((decltype(entry)::kind == kind ? (f(typename decltype(entry)::type{}), true) : false) || ...); },
-                    Registry{});
+  return std::apply(
+      [&](auto... entry) {
+        return ((decltype(entry)::kind == kind ? (f(typename decltype(entry)::type{}), true) : false) || ...);
+      },
+      Registry{});
 }
 
 // Run-time views of the registries, in registry order: the driver's names, help, messages and the
@@ -179,9 +210,15 @@ std::string entry_name(Kind kind) {
   return out;
 }
 // The names users type and reports carry, from the registries.
-inline std::string name_of(MappingKind k) { return entry_name<MappingRegistry>(k); }
-inline std::string name_of(RaceKind k) { return entry_name<RaceRegistry>(k); }
-inline std::string name_of(TargetKind k) { return entry_name<TargetRegistry>(k); }
+inline std::string name_of(MappingKind k) {
+  return entry_name<MappingRegistry>(k);
+}
+inline std::string name_of(RaceKind k) {
+  return entry_name<RaceRegistry>(k);
+}
+inline std::string name_of(TargetKind k) {
+  return entry_name<TargetRegistry>(k);
+}
 // The kind named `name`, if the registry has one.
 template <class Registry>
 auto entry_kind(const std::string& name) {
@@ -204,7 +241,9 @@ std::string entry_families() {
   std::vector<std::string> out;
   if (!E::every_family)
     std::apply(
-        [&](auto... f) { ((E::template serves<decltype(f)> ? out.push_back(decltype(f)::name) : void()), ...); },
+        [&](auto... f) {
+          ((E::template serves<decltype(f)> ? out.push_back(decltype(f)::name) : void()), ...);
+        },
         FamilyRegistry{});
   return join_names(out);
 }
@@ -220,7 +259,8 @@ inline std::vector<std::string> owner_mapping_names() {
 inline std::vector<std::string> race_names_for(bool owner_mapping) {
   std::vector<std::string> out;
   for_each_entry<RaceRegistry>([&](auto e) {
-    if (single_writer<typename decltype(e)::type>::value == owner_mapping) out.emplace_back(decltype(e)::name());
+    if (single_writer<typename decltype(e)::type>::value == owner_mapping)
+      out.emplace_back(decltype(e)::name());
   });
   return out;
 }
@@ -284,7 +324,9 @@ constexpr MappingKind default_mapping(CellType cell = CellType::hex8, bool eleme
   return element_race ? MappingKind::batch : MappingKind::batch_owner;
 }
 // The per-element index up to order 2 (N_sh^2 slots: 342 at p = 2), the search beyond (O(N_sh)).
-constexpr TargetKind default_target(int order) { return order <= 2 ? TargetKind::index : TargetKind::search; }
+constexpr TargetKind default_target(int order) {
+  return order <= 2 ? TargetKind::index : TargetKind::search;
+}
 // For element-centric mappings; an owner-computes mapping takes race none (the driver picks it).
 template <class Exec>
 constexpr RaceKind default_race() {

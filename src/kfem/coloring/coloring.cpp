@@ -25,8 +25,8 @@ Coloring greedy_coloring(const Mesh& mesh, ordinal_t run, const std::vector<ordi
   const NodeIncidence inc = node_incidence(mesh);
   const std::size_t ne = mesh.num_elements(), len = static_cast<std::size_t>(run);
   if (!sequence.empty() && sequence.size() != ne)
-    throw std::invalid_argument("greedy_coloring: a sequence of " + std::to_string(sequence.size()) + " for " +
-                                std::to_string(ne) + " elements");
+    throw std::invalid_argument("greedy_coloring: a sequence of " + std::to_string(sequence.size()) +
+                                " for " + std::to_string(ne) + " elements");
   const auto at = [&](std::size_t i) { return sequence.empty() ? i : static_cast<std::size_t>(sequence[i]); };
   std::vector<ordinal_t> color(ne, -1);
   std::vector<std::size_t> seen_by;  // seen_by[c] == r+1: colour c is taken by a neighbour of run r

@@ -8,8 +8,12 @@ enum class CellType : int { tri3 = 2, hex8 = 5, prism6 = 6 };
 
 inline constexpr int max_cell_vertices = 8;
 
-constexpr int cell_vertices(CellType c) { return c == CellType::tri3 ? 3 : c == CellType::prism6 ? 6 : 8; }
-constexpr int cell_dimension(CellType c) { return c == CellType::tri3 ? 2 : 3; }
+constexpr int cell_vertices(CellType c) {
+  return c == CellType::tri3 ? 3 : c == CellType::prism6 ? 6 : 8;
+}
+constexpr int cell_dimension(CellType c) {
+  return c == CellType::tri3 ? 2 : 3;
+}
 inline const char* cell_name(CellType c) {
   return c == CellType::tri3 ? "tri3" : c == CellType::prism6 ? "prism6" : "hex8";
 }

@@ -51,7 +51,8 @@ KOKKOS_INLINE_FUNCTION S add_products(const Isotropic<S>& m, const P& p, int c, 
 // Contribution of one quadrature point (weight*detJ = wd) to Ke(3a+c, 3b+d).
 template <class S>
 KOKKOS_INLINE_FUNCTION S entry(const Isotropic<S>& m, S wd, const S ga[3], const S gb[3], int c, int d) {
-  return wd * from_products(m, [&](int i, int j) { return ga[i] * gb[j]; }, c, d);
+  return wd * from_products(
+                  m, [&](int i, int j) { return ga[i] * gb[j]; }, c, d);
 }
 
 // Adds the 3x3 node block (a,b) of one quadrature point to K (the same formula, unrolled; the

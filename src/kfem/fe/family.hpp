@@ -37,8 +37,8 @@ struct HostReference {
   std::vector<double> dgeo;    // nq x vertices x dim
   std::vector<double> dshape;  // nq x nsh x dim
 };
-HostReference host_reference(Tri3);           // one point at the centroid (gradients are constant)
-HostReference host_reference(Hex8);           // 2x2x2 Gauss-Legendre, isoparametric
+HostReference host_reference(Tri3);              // one point at the centroid (gradients are constant)
+HostReference host_reference(Hex8);              // 2x2x2 Gauss-Legendre, isoparametric
 HostReference host_reference(Prism, int order);  // basix: P_p, triangle rule 2p x Gauss-Legendre p+1
 
 // The same data on the device in scalar S, read by the generic kernels.
@@ -51,12 +51,16 @@ struct Reference {
   Kokkos::View<S***, Kokkos::LayoutRight, MemorySpace> dshape;
 
   KOKKOS_INLINE_FUNCTION int num_nodes() const {
-    if constexpr (Family::nodes != dynamic) return Family::nodes;
-    else return nsh;
+    if constexpr (Family::nodes != dynamic)
+      return Family::nodes;
+    else
+      return nsh;
   }
   KOKKOS_INLINE_FUNCTION int num_qp() const {
-    if constexpr (Family::qp != dynamic) return Family::qp;
-    else return nq;
+    if constexpr (Family::qp != dynamic)
+      return Family::qp;
+    else
+      return nq;
   }
 };
 
@@ -94,9 +98,12 @@ Reference<Family, S, typename Exec::memory_space> to_device(const Exec& exec, co
 template <class F>
 void with_family(CellType cell, F&& f) {
   switch (cell) {
-    case CellType::tri3: return f(fe::Tri3{});
-    case CellType::hex8: return f(fe::Hex8{});
-    case CellType::prism6: return f(fe::Prism{});
+    case CellType::tri3:
+      return f(fe::Tri3{});
+    case CellType::hex8:
+      return f(fe::Hex8{});
+    case CellType::prism6:
+      return f(fe::Prism{});
   }
 }
 }  // namespace kfem::fe

@@ -21,8 +21,8 @@
 #include <utility>
 #include <vector>
 
-#include "kfem/core/error.hpp"
 #include "kfem/core/atomic_file.hpp"
+#include "kfem/core/error.hpp"
 #include "kfem/mesh/validate.hpp"
 
 namespace kfem {

@@ -13,14 +13,16 @@ namespace kfem::parallel {
 #if KFEM_HAVE_NCCL
 namespace {
 void check(ncclResult_t rc, const char* what) {
-  if (rc != ncclSuccess) throw std::runtime_error(std::string("NCCL ") + what + ": " + ncclGetErrorString(rc));
+  if (rc != ncclSuccess)
+    throw std::runtime_error(std::string("NCCL ") + what + ": " + ncclGetErrorString(rc));
 }
 void check(cudaError_t rc, const char* what) {
-  if (rc != cudaSuccess) throw std::runtime_error(std::string("CUDA ") + what + ": " + cudaGetErrorString(rc));
+  if (rc != cudaSuccess)
+    throw std::runtime_error(std::string("CUDA ") + what + ": " + cudaGetErrorString(rc));
 }
 struct State {
   ncclComm_t comm = nullptr;
-  cudaStream_t stream = nullptr;          // NCCL's work, non-blocking
+  cudaStream_t stream = nullptr;                // NCCL's work, non-blocking
   cudaEvent_t ready = nullptr, done = nullptr;  // caller's stream -> ours -> caller's
   ~State() {
     if (comm) ncclCommDestroy(comm);
@@ -83,7 +85,8 @@ DeviceComm::DeviceComm(const Comm& comm) : rank_(comm.rank()), size_(comm.size()
   // 63 us (reports/runs/2026-11-28-h200x2-issue47-nccl-halo). NCCL_MAX_CTAS or NCCL_MAX_NCHANNELS
   // in the environment still decide where set.
   ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
-  if (!std::getenv("NCCL_MAX_CTAS") && !std::getenv("NCCL_MAX_NCHANNELS")) config.minCTAs = config.maxCTAs = 1;
+  if (!std::getenv("NCCL_MAX_CTAS") && !std::getenv("NCCL_MAX_NCHANNELS"))
+    config.minCTAs = config.maxCTAs = 1;
   check(ncclCommInitRankConfig(&st->comm, size_, id, rank_, &config), "ncclCommInitRankConfig");
   state_ = st;
 }
@@ -135,10 +138,12 @@ std::string DeviceComm::version() {
   return "";
 }
 DeviceComm::DeviceComm(const Comm&) {
-  throw std::runtime_error("halo nccl: this build has no NCCL (a CUDA build with MPI where CMake finds NCCL)");
+  throw std::runtime_error(
+      "halo nccl: this build has no NCCL (a CUDA build with MPI where CMake finds NCCL)");
 }
 DeviceComm::~DeviceComm() = default;
-void DeviceComm::exchange(const std::vector<Comm::Message>&, const std::vector<Comm::Message>&, void*) const {}
+void DeviceComm::exchange(const std::vector<Comm::Message>&, const std::vector<Comm::Message>&, void*) const {
+}
 void DeviceComm::mark(void*) const {}
 void DeviceComm::send_from_mark(const std::vector<Comm::Message>&, const std::vector<Comm::Message>&) const {}
 void DeviceComm::join(void*) const {}

@@ -50,7 +50,7 @@ struct Settings {
   double tolerance = 1e-8;                               // CG's relative residual
   int max_iterations = 20000;
   bool single_reduction = false;  // CG's Chronopoulos-Gear recurrence (CgOptions::single_reduction)
-  long verify_limit = 3000000;  // elements above which the host oracle is skipped (reported as such)
+  long verify_limit = 3000000;    // elements above which the host oracle is skipped (reported as such)
   VerifyMethod verify = VerifyMethod::products;
   // How a point sets up, assembles and is timed (inputs/README.md: assembly.*, bench.*, output.*).
   std::string coloring = "greedy";       // greedy | device

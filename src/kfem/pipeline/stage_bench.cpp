@@ -12,8 +12,8 @@
 #include <string>
 #include <type_traits>
 
-#include "kfem/assembly/element_matrices.hpp"
 #include "kfem/assembly/assembler.hpp"
+#include "kfem/assembly/element_matrices.hpp"
 #include "kfem/assembly/family_data.hpp"
 #include "kfem/assembly/lanes.hpp"
 #include "kfem/assembly/make_assembler.hpp"

@@ -92,10 +92,17 @@ struct Products {
     int v0 = 0;
     for (; v0 + 4 <= k; v0 += 4) rows_of<Lower, 4>(i, v0);
     switch (k - v0) {
-      case 3: rows_of<Lower, 3>(i, v0); break;
-      case 2: rows_of<Lower, 2>(i, v0); break;
-      case 1: rows_of<Lower, 1>(i, v0); break;
-      default: break;
+      case 3:
+        rows_of<Lower, 3>(i, v0);
+        break;
+      case 2:
+        rows_of<Lower, 2>(i, v0);
+        break;
+      case 1:
+        rows_of<Lower, 1>(i, v0);
+        break;
+      default:
+        break;
     }
   }
   KOKKOS_INLINE_FUNCTION void operator()(const ordinal_t i) const {

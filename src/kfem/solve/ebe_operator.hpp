@@ -348,8 +348,8 @@ class EbeV1 final : public EbeOperator<Exec, S> {
     const std::size_t nn = std::size_t(n_) * n_;
     const ordinal_t ne = els.num_elements;
     ke_ = Vec("kfem::ebe_element_matrices", nn * ne);
-    mapping.launch(exec, family_inputs(els, target::ElementMatrices::make(0, Op::components, nsh_)), op, 0, ne,
-                   target::ElementMatrices::Store<Vec>{ke_});
+    mapping.launch(exec, family_inputs(els, target::ElementMatrices::make(0, Op::components, nsh_)), op, 0,
+                   ne, target::ElementMatrices::Store<Vec>{ke_});
     exec.fence();
   }
 
@@ -416,8 +416,8 @@ class EbeV2 final : public EbeOperator<Exec, S> {
   }
 
   EbeMemory memory() const override {
-    return {this->num_elements(), 0, sizeof(ordinal_t) * in_.els.nodes.size(), sizeof(S) * in_.els.coords.size(),
-            this->dof_bytes()};
+    return {this->num_elements(), 0, sizeof(ordinal_t) * in_.els.nodes.size(),
+            sizeof(S) * in_.els.coords.size(), this->dof_bytes()};
   }
 
  protected:

@@ -79,21 +79,23 @@ struct SymmetricSpmv {
 // is about half of a full spmv's. Summation order differs from a full spmv (and, with atomics on a
 // GPU, between runs), so results agree with it to rounding, not bitwise. x and y must not alias.
 template <class Exec, class S>
-void symmetric_spmv(const Exec& exec, const CsrGraph<typename Exec::memory_space>& L,
-                    const Kokkos::View<S*, typename Exec::memory_space>& values,
-                    const solve_detail::nondeduced_t<Kokkos::View<const std::remove_const_t<S>*, typename Exec::memory_space>>& x,
-                    const solve_detail::nondeduced_t<Kokkos::View<std::remove_const_t<S>*, typename Exec::memory_space>>& y,
-                    SymSpmvKernel kernel = SymSpmvKernel::automatic) {
+void symmetric_spmv(
+    const Exec& exec, const CsrGraph<typename Exec::memory_space>& L,
+    const Kokkos::View<S*, typename Exec::memory_space>& values,
+    const solve_detail::nondeduced_t<
+        Kokkos::View<const std::remove_const_t<S>*, typename Exec::memory_space>>& x,
+    const solve_detail::nondeduced_t<Kokkos::View<std::remove_const_t<S>*, typename Exec::memory_space>>& y,
+    SymSpmvKernel kernel = SymSpmvKernel::automatic) {
   using T = std::remove_const_t<S>;
   using Functor = solve_detail::SymmetricSpmv<Exec, T>;
   const ordinal_t n = L.num_rows;
   fill_zero(exec, y);
   if (n == 0) return;
   const Functor f{n, L.row_map, L.cols, values, x, y};
-  if (kernel == SymSpmvKernel::automatic)
-    kernel = on_host<Exec> ? SymSpmvKernel::row : SymSpmvKernel::team;
+  if (kernel == SymSpmvKernel::automatic) kernel = on_host<Exec> ? SymSpmvKernel::row : SymSpmvKernel::team;
   if (kernel == SymSpmvKernel::row) {
-    Kokkos::parallel_for("kfem::symmetric_spmv_row", Kokkos::RangePolicy<Exec, solve_detail::RowTag>(exec, 0, n), f);
+    Kokkos::parallel_for("kfem::symmetric_spmv_row",
+                         Kokkos::RangePolicy<Exec, solve_detail::RowTag>(exec, 0, n), f);
     return;
   }
   // Lanes per row: the power of two (<= 32, a warp) nearest below the mean row length, ~41 for a
@@ -103,8 +105,8 @@ void symmetric_spmv(const Exec& exec, const CsrGraph<typename Exec::memory_space
     while (lanes < 32 && 2 * lanes <= L.nnz() / n) lanes *= 2;
   const int rows_per_team = on_host<Exec> ? 1 : 256 / lanes;
   Kokkos::parallel_for("kfem::symmetric_spmv_team",
-                       Kokkos::TeamPolicy<Exec, solve_detail::TeamTag>(exec, (n + rows_per_team - 1) / rows_per_team,
-                                                                       rows_per_team, lanes),
+                       Kokkos::TeamPolicy<Exec, solve_detail::TeamTag>(
+                           exec, (n + rows_per_team - 1) / rows_per_team, rows_per_team, lanes),
                        f);
 }
 }  // namespace kfem

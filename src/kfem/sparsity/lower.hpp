@@ -51,7 +51,8 @@ struct Copy {  // one row per team member, its lanes over the row's kept prefix
 }  // namespace lower_detail
 
 template <class Exec>
-CsrGraph<typename Exec::memory_space> lower_triangle(const Exec& exec, const CsrGraph<typename Exec::memory_space>& full) {
+CsrGraph<typename Exec::memory_space> lower_triangle(const Exec& exec,
+                                                     const CsrGraph<typename Exec::memory_space>& full) {
   using Mem = typename Exec::memory_space;
   using Team = Kokkos::TeamPolicy<Exec>;
   const ordinal_t n = full.num_rows;
@@ -59,8 +60,8 @@ CsrGraph<typename Exec::memory_space> lower_triangle(const Exec& exec, const Csr
   Kokkos::parallel_for("kfem::lower_count", Kokkos::RangePolicy<Exec>(exec, 0, n),
                        lower_detail::Count<Mem>{full.row_map, full.cols, lrows});
   const offset_t nnz = exclusive_scan(exec, "kfem::lower_scan", lrows, lrows, n);
-  Kokkos::View<ordinal_t*, Mem> lcols(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kfem::lower_cols")),
-                                      nnz);
+  Kokkos::View<ordinal_t*, Mem> lcols(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kfem::lower_cols")), nnz);
   // As the DOF graph's row writes: 8 rows of 32 lanes per team on a device, a row per host thread.
   constexpr bool host = on_host<Exec>;
   const int members = host ? 1 : 8, lanes = host ? 1 : 32;

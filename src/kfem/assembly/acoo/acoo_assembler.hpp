@@ -74,7 +74,8 @@ class AcooAssembler {
       : exec_(exec), op_(op), mapping_(mapping), options_(options), rows_(p.num_dofs()) {
     if (p.components() != Op::components)
       throw std::logic_error("problem and operator disagree on DOFs per node");
-    in_.els = make_family_elements<Family, S, Layout>(exec, p.mesh.coords, p.mesh.conn, p.dofs, p.natural, ref);
+    in_.els =
+        make_family_elements<Family, S, Layout>(exec, p.mesh.coords, p.mesh.conn, p.dofs, p.natural, ref);
     in_.where = Target::make(exec, in_.els.nodes, Op::components);
     exec.fence();
   }

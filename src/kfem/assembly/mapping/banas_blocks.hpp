@@ -179,7 +179,8 @@ struct BanasBlocks {
   }
 
   template <class Exec, class In, class Op, class Adder>
-  void launch(const Exec& exec, const In& in, const Op& op, ordinal_t begin, ordinal_t end, const Adder& add) const {
+  void launch(const Exec& exec, const In& in, const Op& op, ordinal_t begin, ordinal_t end,
+              const Adder& add) const {
     using Elements = typename In::elements_type;
     const Elements& els = in.els;
     using S = typename Elements::scalar_type;
@@ -201,10 +202,9 @@ struct BanasBlocks {
     // batches pick kernels of their own: a run-time flag cost the full kernel registers in double
     // (reg-nojac 40 -> 48 per thread: 2 instead of 3 teams of 512 per SM).
     const auto run = [&](auto sym, auto batched) {
-      Kokkos::parallel_for(
-          label, policy,
-          Kernel<Exec, Elements, Op, typename In::target_type, Adder, decltype(sym)::value, decltype(batched)::value>{
-              els, op, in.where, add, begin, end, k});
+      Kokkos::parallel_for(label, policy,
+                           Kernel<Exec, Elements, Op, typename In::target_type, Adder, decltype(sym)::value,
+                                  decltype(batched)::value>{els, op, in.where, add, begin, end, k});
     };
     using yes = std::true_type;
     using no = std::false_type;

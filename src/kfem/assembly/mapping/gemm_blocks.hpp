@@ -47,7 +47,8 @@ struct GemmBlocks {
   template <class Exec, class S, int D, int V>
   static std::size_t scratch_bytes(int n) {
     const int tile = side<Exec>(n) * micro<Exec>();
-    return sizeof(S) * (std::size_t(V) * D + std::size_t(chunk) * (1 + D * D) + 2 * std::size_t(chunk) * tile * D);
+    return sizeof(S) *
+           (std::size_t(V) * D + std::size_t(chunk) * (1 + D * D) + 2 * std::size_t(chunk) * tile * D);
   }
 
   // Whether elements of n nodes and nq points run on the matrix units (gemm_blocks_mma.hpp) here.
@@ -77,16 +78,21 @@ struct GemmBlocks {
   static Parameters parameters(int n, int nq) {
     if (matrix_units<Exec, S, D>(n, nq)) {
       const int ntile = (n + gemm_mma::panel - 1) / gemm_mma::panel;
-      return {gemm_mma::team_size, gemm_mma::panel, ntile * (ntile + 1) / 2, gemm_mma::chunk,
-              gemm_mma::scratch_bytes<D>(nq), gemm_mma::unit};
+      return {gemm_mma::team_size,
+              gemm_mma::panel,
+              ntile * (ntile + 1) / 2,
+              gemm_mma::chunk,
+              gemm_mma::scratch_bytes<D>(nq),
+              gemm_mma::unit};
     }
     const int tile = side<Exec>(n) * micro<Exec>(), ntile = (n + tile - 1) / tile;
-    return {side<Exec>(n) * side<Exec>(n), tile, ntile * (ntile + 1) / 2, chunk, scratch_bytes<Exec, S, D, V>(n),
-            "vector"};
+    return {side<Exec>(n) * side<Exec>(n),   tile,    ntile * (ntile + 1) / 2, chunk,
+            scratch_bytes<Exec, S, D, V>(n), "vector"};
   }
 
   template <class Exec, class In, class Op, class Adder>
-  void launch(const Exec& exec, const In& in, const Op& op, ordinal_t begin, ordinal_t end, const Adder& add) const {
+  void launch(const Exec& exec, const In& in, const Op& op, ordinal_t begin, ordinal_t end,
+              const Adder& add) const {
     using Elements = typename In::elements_type;
     const Elements& els = in.els;
     const auto& where = in.where;
@@ -102,52 +108,54 @@ struct GemmBlocks {
     const int tile_pairs = ntile * (ntile + 1) / 2;
     const std::size_t scratch = scratch_bytes<Exec, S, D, V>(n);
     if (scratch > std::size_t(Kokkos::TeamPolicy<Exec>::scratch_size_max(0)))
-      throw InputError("mapping gemm: " + std::to_string(scratch) + " bytes of team scratch exceed the device's " +
+      throw InputError("mapping gemm: " + std::to_string(scratch) +
+                       " bytes of team scratch exceed the device's " +
                        std::to_string(Kokkos::TeamPolicy<Exec>::scratch_size_max(0)));
     Kokkos::TeamPolicy<Exec> policy(exec, end - begin, tx_n * tx_n);
-    Kokkos::parallel_for("kfem::assemble[gemm]", policy.set_scratch_size(0, Kokkos::PerTeam(scratch)),
-                         KOKKOS_LAMBDA(const Member& t) {
-      const ordinal_t e = begin + t.league_rank();
-      S* const X = static_cast<S*>(t.team_scratch(0).get_shmem(scratch));
-      S* const Wc = X + V * D;       // chunk x (w det J, J^-1)
-      S* const GA = Wc + Q * G;      // chunk x tile x D: w det J g of the tile's row nodes
-      S* const GB = GA + Q * tile * D;  // chunk x tile x D: g of its column nodes
-      const int tid = t.team_rank(), tx = tid % tx_n, ty = tid / tx_n;
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(t, V * D), [&](int i) { X[i] = els.coords(e, i); });
-      const auto acc = add.access();
-      for (int tp = 0; tp < tile_pairs; ++tp) {
-        int I = 0, rest = tp;  // tile pair tp -> (I, J), I <= J
-        while (rest >= ntile - I) rest -= ntile - I, ++I;
-        const int J = I + rest;
-        fe::Products<S, D> A[M][M] = {};
-        for (int q0 = 0; q0 < nq; q0 += Q) {
-          const int qn = nq - q0 < Q ? nq - q0 : Q;
-          t.team_barrier();  // the previous chunk's readers are done
-          gemm_panels::geometry<F>(t, els, X, q0, qn, Wc);
-          t.team_barrier();
-          gemm_panels::gradients<F>(t, els, Wc, q0, qn, qn, tile, tile * D, I, J, n, GA, GB);
-          t.team_barrier();
-          for (int k = 0; k < qn; ++k) {
-            S ga[M][D], gb[M][D];
-            for (int m = 0; m < M; ++m)
-              for (int d = 0; d < D; ++d) {
-                ga[m][d] = GA[(k * tile + ty * M + m) * D + d];
-                gb[m][d] = GB[(k * tile + tx * M + m) * D + d];
+    Kokkos::parallel_for(
+        "kfem::assemble[gemm]", policy.set_scratch_size(0, Kokkos::PerTeam(scratch)),
+        KOKKOS_LAMBDA(const Member& t) {
+          const ordinal_t e = begin + t.league_rank();
+          S* const X = static_cast<S*>(t.team_scratch(0).get_shmem(scratch));
+          S* const Wc = X + V * D;          // chunk x (w det J, J^-1)
+          S* const GA = Wc + Q * G;         // chunk x tile x D: w det J g of the tile's row nodes
+          S* const GB = GA + Q * tile * D;  // chunk x tile x D: g of its column nodes
+          const int tid = t.team_rank(), tx = tid % tx_n, ty = tid / tx_n;
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(t, V * D), [&](int i) { X[i] = els.coords(e, i); });
+          const auto acc = add.access();
+          for (int tp = 0; tp < tile_pairs; ++tp) {
+            int I = 0, rest = tp;  // tile pair tp -> (I, J), I <= J
+            while (rest >= ntile - I) rest -= ntile - I, ++I;
+            const int J = I + rest;
+            fe::Products<S, D> A[M][M] = {};
+            for (int q0 = 0; q0 < nq; q0 += Q) {
+              const int qn = nq - q0 < Q ? nq - q0 : Q;
+              t.team_barrier();  // the previous chunk's readers are done
+              gemm_panels::geometry<F>(t, els, X, q0, qn, Wc);
+              t.team_barrier();
+              gemm_panels::gradients<F>(t, els, Wc, q0, qn, qn, tile, tile * D, I, J, n, GA, GB);
+              t.team_barrier();
+              for (int k = 0; k < qn; ++k) {
+                S ga[M][D], gb[M][D];
+                for (int m = 0; m < M; ++m)
+                  for (int d = 0; d < D; ++d) {
+                    ga[m][d] = GA[(k * tile + ty * M + m) * D + d];
+                    gb[m][d] = GB[(k * tile + tx * M + m) * D + d];
+                  }
+                for (int mi = 0; mi < M; ++mi)
+                  for (int mj = 0; mj < M; ++mj)
+                    for (int i = 0; i < D; ++i)
+                      for (int j = 0; j < D; ++j) A[mi][mj].v[i][j] += ga[mi][i] * gb[mj][j];
               }
+            }
             for (int mi = 0; mi < M; ++mi)
-              for (int mj = 0; mj < M; ++mj)
-                for (int i = 0; i < D; ++i)
-                  for (int j = 0; j < D; ++j) A[mi][mj].v[i][j] += ga[mi][i] * gb[mj][j];
+              for (int mj = 0; mj < M; ++mj) {
+                const int a = I * tile + ty * M + mi, b = J * tile + tx * M + mj;
+                if (a >= n || b >= n) continue;
+                gemm_panels::add_pair(where, acc, op, e, a, b, A[mi][mj], I != J);
+              }
           }
-        }
-        for (int mi = 0; mi < M; ++mi)
-          for (int mj = 0; mj < M; ++mj) {
-            const int a = I * tile + ty * M + mi, b = J * tile + tx * M + mj;
-            if (a >= n || b >= n) continue;
-            gemm_panels::add_pair(where, acc, op, e, a, b, A[mi][mj], I != J);
-          }
-      }
-    });
+        });
   }
 };
 }  // namespace kfem::mapping

@@ -51,7 +51,8 @@ constexpr bool available() {
 }
 
 // Team scratch, in doubles: the vertex coordinates, then (w det J, J^-1) at every point and two
-// buffers of the two panels; once the products are done, the warps' staged blocks reuse the space after the coordinates.
+// buffers of the two panels; once the products are done, the warps' staged blocks reuse the space after the
+// coordinates.
 template <int D>
 struct Layout {
   // Panel row stride: the +4 puts a fragment's 4 k rows on distinct shared-memory banks.
@@ -90,7 +91,6 @@ inline double executed_flops(int n, int nq, int D, double geometry, double combi
   return pairs * (nq * per_point + nq4 * 2.0 * width * width) + double(n) * n * combination;
 }
 
-
 template <class Family, class Elements, class Op, class Target, class Adder, class Member>
 struct Kernel {
   static constexpr int D = Family::dim, V = Family::vertices;
@@ -110,8 +110,9 @@ struct Kernel {
     while (rest >= ntile - I) rest -= ntile - I, ++I;
     const int J = I + rest;
     double* const X = static_cast<double*>(t.team_scratch(0).get_shmem_aligned(L::bytes(nq), 128));
-    double* const Wq = X + L::coords;  // nq x (w det J, J^-1)
-    double* const P = Wq + L::geometry(nq);  // buffer u, panel s (0: w det J g of the row nodes, 1: g of the column nodes) at (2 u + s) chunk ld
+    double* const Wq = X + L::coords;        // nq x (w det J, J^-1)
+    double* const P = Wq + L::geometry(nq);  // buffer u, panel s (0: w det J g of the row nodes, 1: g of the
+                                             // column nodes) at (2 u + s) chunk ld
     const int warp = t.team_rank() / 32, lane = t.team_rank() % 32, wr = warp / 4, wc = warp % 4;
     const int g = lane / 4, tq = lane % 4;  // fragment row (column of B) and k index
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, V * D), [&](int i) { X[i] = els.coords(e, i); });
@@ -121,11 +122,11 @@ struct Kernel {
     // A thread's share of a buffer: point q0 + pk, panel `side`, node `lane` of the tile (zero past
     // the points or the nodes, so the last k-step of 4 may overrun nq).
     const int pk = warp % chunk, side = warp / chunk, node = (side ? J : I) * panel + lane;
-    const auto fetch = [&](double (&dsh)[D], int q0) {
+    const auto fetch = [&](double(&dsh)[D], int q0) {
       const int q = q0 + pk;
       for (int d = 0; d < D; ++d) dsh[d] = q < nq && node < n ? els.ref.dshape(q, node, d) : 0.0;
     };
-    const auto put = [&](const double (&dsh)[D], int q0, int u) {
+    const auto put = [&](const double(&dsh)[D], int q0, int u) {
       const int q = q0 + pk < nq ? q0 + pk : 0;
       double gr[D];
       fe::physical_gradient<D>(reinterpret_cast<const double(*)[D]>(Wq + q * G + 1), dsh, gr);
@@ -152,8 +153,10 @@ struct Kernel {
 #pragma unroll
       for (int i = 0; i < D; ++i)
 #pragma unroll
-        for (int j = 0; j < D; ++j) lanes::mma_16x8x4(c[i][j][0], c[i][j][1], c[i][j][2], c[i][j][3], a[i][0], a[i][1], b[j]);
-      if (q0 + chunk < nq) put(next, q0 + chunk, u ^ 1);  // the other buffer: read by nobody since the last barrier
+        for (int j = 0; j < D; ++j)
+          lanes::mma_16x8x4(c[i][j][0], c[i][j][1], c[i][j][2], c[i][j][3], a[i][0], a[i][1], b[j]);
+      if (q0 + chunk < nq)
+        put(next, q0 + chunk, u ^ 1);  // the other buffer: read by nobody since the last barrier
       if (q0 + 3 * chunk < nq) fetch(next, q0 + 3 * chunk);
       t.team_barrier();
     };
@@ -172,7 +175,7 @@ struct Kernel {
     // The loop's last barrier freed the geometry and panels: each warp stages its blocks there.
     double* const s = Wq + warp * L::stage * L::stage;
     const auto acc = add.access();
-#pragma unroll  // fragment indices must be compile-time constants to stay in registers
+#pragma unroll                     // fragment indices must be compile-time constants to stay in registers
     for (int h = 0; h < 2; ++h) {  // the warp's two 8 x 8 node blocks: its rows' halves
       __syncwarp();
 #pragma unroll

@@ -66,7 +66,9 @@ struct Hex8Batch {
 
   // tour: lane-products
   // Block (a, b) of the lower triangle of node pairs, a >= b.
-  KOKKOS_INLINE_FUNCTION static constexpr int pair(int a, int b) { return a * (a + 1) / 2 + b; }
+  KOKKOS_INLINE_FUNCTION static constexpr int pair(int a, int b) {
+    return a * (a + 1) / 2 + b;
+  }
 
   // The 9 products sum_q H[q][a][i] G[q][b][j] of node pair (a, b) in all W lanes, in registers.
   template <int W, class S, int Q = hex8::num_qp, int N = hex8::num_nodes>
@@ -127,7 +129,8 @@ struct Hex8Batch {
         products<W>(H, G, a, b, A);
         for (int k = 0; k < 9; ++k)
           for (int l = 0; l < W; ++l)
-            K[pair(a, b)][k][l] = elasticity::from_products(m, [&](int i, int j) { return A[3 * i + j][l]; }, k / 3, k % 3);
+            K[pair(a, b)][k][l] = elasticity::from_products(
+                m, [&](int i, int j) { return A[3 * i + j][l]; }, k / 3, k % 3);
       }
     // Block (a, b) of element e0 + l: Ke(3a + c, 3b + dd) is pair (a, b)'s entry (c, dd), or by
     // symmetry pair (b, a)'s (dd, c) above the diagonal of node pairs. One index load per block.
@@ -152,20 +155,21 @@ struct Hex8Batch {
 
   // tour: batch-launch
   template <class Exec, class Data, class Op, class Adder>
-  void launch(const Exec& exec, const Data& d, const Op& op, ordinal_t begin,
-              ordinal_t end, const Adder& add) const {
+  void launch(const Exec& exec, const Data& d, const Op& op, ordinal_t begin, ordinal_t end,
+              const Adder& add) const {
     using S = typename Data::scalar_type;
     const Isotropic<S> m = op.material;
     static_assert(!Data::lower, "batch writes the full pattern");
     constexpr int W = width<Exec, S>();
     constexpr ordinal_t R = run<Exec, S>();  // a coloured launch starts every run at begin + i R
-    Kokkos::parallel_for("kfem::assemble[batch]", Kokkos::RangePolicy<Exec>(exec, 0, (end - begin + R - 1) / R),
-                         KOKKOS_LAMBDA(ordinal_t i) {
-                           const ordinal_t last = end - begin > (i + 1) * R ? begin + (i + 1) * R : end;
-                           const auto acc = add.access();
-                           for (ordinal_t e0 = begin + i * R; e0 < last; e0 += W)
-                             elements<W>(d, m, e0, last - e0 < W ? int(last - e0) : W, acc);
-                         });
+    Kokkos::parallel_for(
+        "kfem::assemble[batch]", Kokkos::RangePolicy<Exec>(exec, 0, (end - begin + R - 1) / R),
+        KOKKOS_LAMBDA(ordinal_t i) {
+          const ordinal_t last = end - begin > (i + 1) * R ? begin + (i + 1) * R : end;
+          const auto acc = add.access();
+          for (ordinal_t e0 = begin + i * R; e0 < last; e0 += W)
+            elements<W>(d, m, e0, last - e0 < W ? int(last - e0) : W, acc);
+        });
   }
   // tour: end batch-launch
 };

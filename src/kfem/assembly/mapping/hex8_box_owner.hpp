@@ -193,7 +193,7 @@ struct Hex8BoxOwner {
   using math_type = std::conditional_t<on_mma<S, Exec>(), double, S>;
   static constexpr int row_words = 243;  // 3 rows x 27 neighbours x 3 components
   static constexpr int slot_bytes = lanes::width * sizeof(BlockSlots);
-  static constexpr int self = 13;        // the neighbour (0, 0, 0): the row's diagonal block
+  static constexpr int self = 13;  // the neighbour (0, 0, 0): the row's diagonal block
 
   // The diagonal block of three rows (81 values each: 27 neighbour blocks x 3 components) set to minus
   // the sum of the other 26 blocks. On a GPU lane l < 27 sums a third of entry l % 9's neighbours and

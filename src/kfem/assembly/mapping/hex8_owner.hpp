@@ -115,8 +115,7 @@ struct Hex8Owner {
 
   // `write(slot, value)` receives every value of the pattern once.
   template <class Exec, class Data, class Op, class Write>
-  void launch(const Exec& exec, const Data& d, const Op& op,
-              const Write& write) const {
+  void launch(const Exec& exec, const Data& d, const Op& op, const Write& write) const {
     using S = typename Data::scalar_type;
     const Isotropic<S> m = op.material;
     using Member = typename Kokkos::TeamPolicy<Exec>::member_type;

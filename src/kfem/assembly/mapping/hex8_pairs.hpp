@@ -172,7 +172,7 @@ struct Hex8Pairs {
       if (e < 0) return;
       S* const W = thread_scratch<S>(t, scratch);
       S* const X = W + x_at;
-      S* const Ks = W;        // Ks[24 ri + rj], rows and columns in global node order
+      S* const Ks = W;  // Ks[24 ri + rj], rows and columns in global node order
       int* const order = reinterpret_cast<int*>(W + ints_at);
       int* const rank = order + 8;
       load_coords(t, d, e, X);
@@ -188,7 +188,8 @@ struct Hex8Pairs {
         pair_nodes(p, a, b);
         const int ra = 3 * rank[a], rb = 3 * rank[b];
         for (int k = 0; k < 9; ++k) {
-          const S v = elasticity::from_products(m, [&](int i, int j) { return A(p, 3 * i + j); }, k / 3, k % 3);
+          const S v = elasticity::from_products(
+              m, [&](int i, int j) { return A(p, 3 * i + j); }, k / 3, k % 3);
           Ks[24 * (ra + k / 3) + rb + k % 3] = Ks[24 * (rb + k % 3) + ra + k / 3] = v;
         }
       });
@@ -221,7 +222,8 @@ struct Hex8Pairs {
     if constexpr (plain_adds<Adder>::value && !lanes::in_turn<Exec>) {
       if (elements_per_team * lanes::width == capped_team) {
         using Capped = Kokkos::LaunchBounds<capped_team, 6>;
-        Kokkos::parallel_for(name, warp_policy<Exec, Capped>(exec, end - begin, elements_per_team, bytes), body);
+        Kokkos::parallel_for(name, warp_policy<Exec, Capped>(exec, end - begin, elements_per_team, bytes),
+                             body);
         return;
       }
     }

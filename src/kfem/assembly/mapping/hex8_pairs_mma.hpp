@@ -90,8 +90,8 @@ struct Hex8PairsMma {
   static constexpr int scratch = padded(ints_at + 8);
 
   template <class Exec, class Data, class Op, class Adder>
-  void launch(const Exec& exec, const Data& d, const Op& op,
-              ordinal_t begin, ordinal_t end, const Adder& add) const {
+  void launch(const Exec& exec, const Data& d, const Op& op, ordinal_t begin, ordinal_t end,
+              const Adder& add) const {
     using S = typename Data::scalar_type;
     const Isotropic<S> m = op.material;
     using Member = typename Kokkos::TeamPolicy<Exec>::member_type;

@@ -19,8 +19,8 @@ struct Hex8Sym300 {
   static constexpr int entries = 300;
 
   template <class Exec, class Data, class Op, class Adder>
-  void launch(const Exec& exec, const Data& d, const Op& op, ordinal_t begin,
-              ordinal_t end, const Adder& add) const {
+  void launch(const Exec& exec, const Data& d, const Op& op, ordinal_t begin, ordinal_t end,
+              const Adder& add) const {
     using S = typename Data::scalar_type;
     const Isotropic<S> m = op.material;
     using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
@@ -55,7 +55,8 @@ struct Hex8Sym300 {
         lower_entry(k % entries, r, c);
         S v = 0;
         for (int q = 0; q < hex8::num_qp; ++q)
-          v += elasticity::entry(m, D(s)[q], G(s) + 3 * (8 * q + r / 3), G(s) + 3 * (8 * q + c / 3), r % 3, c % 3);
+          v += elasticity::entry(m, D(s)[q], G(s) + 3 * (8 * q + r / 3), G(s) + 3 * (8 * q + c / 3), r % 3,
+                                 c % 3);
         acc(d.slot(first + s, r, c), v);
       });
     };

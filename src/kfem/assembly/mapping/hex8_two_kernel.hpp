@@ -15,8 +15,8 @@ struct Hex8TwoKernel {
   int elements_per_team = 4;  // kernel 1 only
 
   template <class Exec, class Data, class Op, class Adder>
-  void launch(const Exec& exec, const Data& d, const Op& op, ordinal_t begin,
-              ordinal_t end, const Adder& add) const {
+  void launch(const Exec& exec, const Data& d, const Op& op, ordinal_t begin, ordinal_t end,
+              const Adder& add) const {
     using S = typename Data::scalar_type;
     const Isotropic<S> m = op.material;
     using Mem = typename Exec::memory_space;
@@ -25,21 +25,24 @@ struct Hex8TwoKernel {
     using Geom = Kokkos::View<S* [80], Kokkos::LayoutRight, Mem>;
     const Geom* held = std::any_cast<Geom>(&geometry_);
     if (!held || held->extent(0) < std::size_t(d.num_elements))
-      geometry_ = Geom(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::twokernel_geometry"), d.num_elements);
+      geometry_ =
+          Geom(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::twokernel_geometry"), d.num_elements);
     const Geom geom = std::any_cast<Geom>(geometry_);
 
     constexpr int scratch1 = padded(24 + 72 + 8);
-    Kokkos::parallel_for("kfem::assemble[twokernel:geometry]", warp_policy(exec, end - begin, elements_per_team, scratch1 * sizeof(S)),
-                         KOKKOS_LAMBDA(const Member& t) {
-      const ordinal_t e = warp_element(t, begin, end);
-      if (e < 0) return;
-      S* X = thread_scratch<S>(t, scratch1);
-      S* J = X + 24;
-      S* D = J + 72;
-      load_coords(t, d, e, X);
-      all_qp_geometry<S>(t, X, J, D, [&](int q, int r, S v) { geom(e, 9 * q + r) = v; });
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, 8), [&](int q) { geom(e, 72 + q) = D[q]; });
-    });
+    Kokkos::parallel_for(
+        "kfem::assemble[twokernel:geometry]",
+        warp_policy(exec, end - begin, elements_per_team, scratch1 * sizeof(S)),
+        KOKKOS_LAMBDA(const Member& t) {
+          const ordinal_t e = warp_element(t, begin, end);
+          if (e < 0) return;
+          S* X = thread_scratch<S>(t, scratch1);
+          S* J = X + 24;
+          S* D = J + 72;
+          load_coords(t, d, e, X);
+          all_qp_geometry<S>(t, X, J, D, [&](int q, int r, S v) { geom(e, 9 * q + r) = v; });
+          Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, 8), [&](int q) { geom(e, 72 + q) = D[q]; });
+        });
 
     constexpr int scratch2 = 8 * 8 * 3 + 8;
     const auto entries = KOKKOS_LAMBDA(const Member& t) {
@@ -65,10 +68,11 @@ struct Hex8TwoKernel {
     };
     Kokkos::TeamPolicy<Exec> policy(exec, end - begin, Kokkos::AUTO);
     policy.set_scratch_size(0, Kokkos::PerTeam(scratch2 * sizeof(S)));
-    const int team = lanes::in_turn<Exec> ? 1 : std::min(576, policy.team_size_max(entries, Kokkos::ParallelForTag()));
+    const int team =
+        lanes::in_turn<Exec> ? 1 : std::min(576, policy.team_size_max(entries, Kokkos::ParallelForTag()));
     Kokkos::TeamPolicy<Exec> fixed(exec, end - begin, team);
-    Kokkos::parallel_for("kfem::assemble[twokernel:entries]", fixed.set_scratch_size(0, Kokkos::PerTeam(scratch2 * sizeof(S))),
-                         entries);
+    Kokkos::parallel_for("kfem::assemble[twokernel:entries]",
+                         fixed.set_scratch_size(0, Kokkos::PerTeam(scratch2 * sizeof(S))), entries);
   }
 
  private:

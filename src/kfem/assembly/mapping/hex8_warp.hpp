@@ -37,11 +37,13 @@ KOKKOS_INLINE_FUNCTION void warp_jacobian(const Member& t, int q, const S* X, S*
     });
   } else if constexpr (R == JacobianReduction::atomic) {
     Kokkos::parallel_for(ThreadVectorRange(t, 9), [&](int idx) { J[idx] = S(0); });
-    Kokkos::parallel_for(ThreadVectorRange(t, 72), [&](int k) { Kokkos::atomic_add(&J[k / 8], term(k / 8, k % 8)); });
+    Kokkos::parallel_for(ThreadVectorRange(t, 72),
+                         [&](int k) { Kokkos::atomic_add(&J[k / 8], term(k / 8, k % 8)); });
   } else {
     S v[9];
     for (int idx = 0; idx < 9; ++idx)
-      Kokkos::parallel_reduce(ThreadVectorRange(t, 8), [&](int a, S& s) { s += term(idx, a); }, v[idx]);
+      Kokkos::parallel_reduce(
+          ThreadVectorRange(t, 8), [&](int a, S& s) { s += term(idx, a); }, v[idx]);
     Kokkos::single(Kokkos::PerThread(t), [&]() {
       for (int idx = 0; idx < 9; ++idx) J[idx] = v[idx];
     });
@@ -54,7 +56,7 @@ struct Hex8Warp {
   using layout = Kokkos::LayoutRight;  // a warp reads one element's 24 coordinates at once
   // warpN, and the reduction where it is not the paper's shuffle (the registry has those at N = 4).
   static constexpr const char* name =
-      R == JacobianReduction::shuffle ? (ThreadsPerRow == 4 ? "warp4" : "warp8")
+      R == JacobianReduction::shuffle   ? (ThreadsPerRow == 4 ? "warp4" : "warp8")
       : R == JacobianReduction::scratch ? (ThreadsPerRow == 4 ? "warp4-scratch" : "warp8-scratch")
       : R == JacobianReduction::atomic  ? (ThreadsPerRow == 4 ? "warp4-atomic" : "warp8-atomic")
                                         : (ThreadsPerRow == 4 ? "warp4-vreduce" : "warp8-vreduce");
@@ -69,42 +71,43 @@ struct Hex8Warp {
   int elements_per_team = 4;  // warps per block on a GPU: a tunable
 
   template <class Exec, class Data, class Op, class Adder>
-  void launch(const Exec& exec, const Data& d, const Op& op, ordinal_t begin,
-              ordinal_t end, const Adder& add) const {
+  void launch(const Exec& exec, const Data& d, const Op& op, ordinal_t begin, ordinal_t end,
+              const Adder& add) const {
     using S = typename Data::scalar_type;
     const Isotropic<S> m = op.material;
     // tour: warp-kernel
     using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
     constexpr int scratch = padded(24 + 9 + 72);
-    Kokkos::parallel_for("kfem::assemble[warp]", warp_policy(exec, end - begin, elements_per_team, scratch * sizeof(S)),
-                         KOKKOS_LAMBDA(const Member& t) {
-      const ordinal_t e = warp_element(t, begin, end);
-      if (e < 0) return;
-      S* X = thread_scratch<S>(t, scratch);
-      S* J = X + 24;
-      S* P = J + 9;
-      load_coords(t, d, e, X);
-      lanes::Private<S, entries_per_lane> K;
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, lanes::width), [&](int l) {
-        for (int k = 0; k < entries_per_lane; ++k) K(l, k) = S(0);
-      });
-      for (int q = 0; q < hex8::num_qp; ++q) {
-        warp_jacobian<R>(t, q, X, J, P);
-        Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, lanes::width), [&](int l) {
-          const S(*Jq)[3] = reinterpret_cast<const S(*)[3]>(J);
-          S Jinv[3][3];  // each lane inverts the shared J itself: cheaper than a broadcast round
-          for (int r = 0; r < 3; ++r)
-            for (int c = 0; c < 3; ++c) Jinv[r][c] = hex8::inverse_entry<S>(Jq, r, c, S(1));
-          const S det = hex8::determinant<S>(Jq);
-          for (int r = 0; r < 3; ++r)
-            for (int c = 0; c < 3; ++c) Jinv[r][c] /= det;
-          accumulate_lane<E>(l, q, Jinv, det, m, [&](int k) -> S& { return K(l, k); });
+    Kokkos::parallel_for(
+        "kfem::assemble[warp]", warp_policy(exec, end - begin, elements_per_team, scratch * sizeof(S)),
+        KOKKOS_LAMBDA(const Member& t) {
+          const ordinal_t e = warp_element(t, begin, end);
+          if (e < 0) return;
+          S* X = thread_scratch<S>(t, scratch);
+          S* J = X + 24;
+          S* P = J + 9;
+          load_coords(t, d, e, X);
+          lanes::Private<S, entries_per_lane> K;
+          Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, lanes::width), [&](int l) {
+            for (int k = 0; k < entries_per_lane; ++k) K(l, k) = S(0);
+          });
+          for (int q = 0; q < hex8::num_qp; ++q) {
+            warp_jacobian<R>(t, q, X, J, P);
+            Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, lanes::width), [&](int l) {
+              const S(*Jq)[3] = reinterpret_cast<const S(*)[3]>(J);
+              S Jinv[3][3];  // each lane inverts the shared J itself: cheaper than a broadcast round
+              for (int r = 0; r < 3; ++r)
+                for (int c = 0; c < 3; ++c) Jinv[r][c] = hex8::inverse_entry<S>(Jq, r, c, S(1));
+              const S det = hex8::determinant<S>(Jq);
+              for (int r = 0; r < 3; ++r)
+                for (int c = 0; c < 3; ++c) Jinv[r][c] /= det;
+              accumulate_lane<E>(l, q, Jinv, det, m, [&](int k) -> S& { return K(l, k); });
+            });
+          }
+          Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, lanes::width), [&](int l) {
+            scatter_lane<E>(l, e, d, add.access(), [&](int k) { return K(l, k); });
+          });
         });
-      }
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, lanes::width), [&](int l) {
-        scatter_lane<E>(l, e, d, add.access(), [&](int k) { return K(l, k); });
-      });
-    });
     // tour: end warp-kernel
   }
 };

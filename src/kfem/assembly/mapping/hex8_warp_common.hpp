@@ -33,7 +33,8 @@ inline constexpr int entries_per_lane = 18;
 // Adds Gauss point q's contribution to lane l's 18 entries; K(k) indexes them as
 // ((ia * nb + ib) * 3 + c) * 3 + d. Jinv is any 3x3-indexable; wd = weight * det J.
 template <class E, class S, class Inv, class Store>
-KOKKOS_INLINE_FUNCTION void accumulate_lane(int l, int q, const Inv& Jinv, S wd, const Isotropic<S>& m, Store&& K) {
+KOKKOS_INLINE_FUNCTION void accumulate_lane(int l, int q, const Inv& Jinv, S wd, const Isotropic<S>& m,
+                                            Store&& K) {
   S ga[E::na][3], gb[E::nb][3];
   for (int i = 0; i < E::na; ++i) hex8::gradient<S>(Jinv, q, E::a(l, i), ga[i]);
   for (int k = 0; k < E::nb; ++k) hex8::gradient<S>(Jinv, q, E::b(l, k), gb[k]);
@@ -82,8 +83,8 @@ KOKKOS_INLINE_FUNCTION void node_order(const Member& t, const Data& d, ordinal_t
 // 6 neighbouring CSR slots of that row (natural numbering) instead of 24 scattered ones. Lower
 // storage keeps the lanes with rj <= ri: sorted, that is exactly the global lower triangle.
 template <class Member, class Data, class Acc, class S>
-KOKKOS_INLINE_FUNCTION void scatter_sorted(const Member& t, const Data& d, ordinal_t e, const int* order, const Acc& acc,
-                                           const S* Ks) {
+KOKKOS_INLINE_FUNCTION void scatter_sorted(const Member& t, const Data& d, ordinal_t e, const int* order,
+                                           const Acc& acc, const S* Ks) {
   Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, 24), [&](int rj) {
     const int b = order[rj / 3];
     for (int ra = 0; ra < 8; ++ra) {
@@ -99,7 +100,9 @@ KOKKOS_INLINE_FUNCTION void scatter_sorted(const Member& t, const Data& d, ordin
 
 // Per-warp scratch sizes are padded to 16 bytes: member k's scratch starts at k * size, and every
 // one of them stays 16-byte aligned for lanes::Packed records (thread_scratch).
-constexpr int padded(int count) { return (count + 3) / 4 * 4; }
+constexpr int padded(int count) {
+  return (count + 3) / 4 * 4;
+}
 // Kokkos aligns scratch to 8 bytes; thread_scratch's 16 may skip 8 of them, once per team. A policy
 // adds this much team scratch for it.
 inline constexpr int scratch_alignment = 16;

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "kfem/assembly/lanes.hpp"
-#include "kfem/core/error.hpp"
 #include "kfem/assembly/target/block.hpp"
+#include "kfem/core/error.hpp"
 #include "kfem/core/types.hpp"
 #include "kfem/fe/operator.hpp"
 
@@ -69,7 +69,8 @@ struct TeamPerElement {
       "a team per element: the geometry of every point once in scratch, lanes over node pairs";
 
   template <class Exec, class In, class Op, class Adder>
-  void launch(const Exec& exec, const In& in, const Op& op, ordinal_t begin, ordinal_t end, const Adder& add) const {
+  void launch(const Exec& exec, const In& in, const Op& op, ordinal_t begin, ordinal_t end,
+              const Adder& add) const {
     using Elements = typename In::elements_type;
     const Elements& els = in.els;
     using S = typename Elements::scalar_type;
@@ -79,15 +80,16 @@ struct TeamPerElement {
     const int n = els.ref.nsh, nq = els.ref.nq;
     const std::size_t scratch = sizeof(S) * (std::size_t(G) * nq + V * D);
     if (scratch > std::size_t(Kokkos::TeamPolicy<Exec>::scratch_size_max(0)))
-      throw InputError("mapping team: " + std::to_string(scratch) + " bytes of geometry per element exceed the team scratch");
+      throw InputError("mapping team: " + std::to_string(scratch) +
+                       " bytes of geometry per element exceed the team scratch");
     // Lanes over pairs: up to 256 threads on a GPU (a whole block for a p >= 2 prism), as many as
     // pairs for small elements; one thread per team on host backends.
     const int pairs = n * n;
     const int team = lanes::in_turn<Exec> ? 1 : (pairs >= 256 ? 256 : (pairs + 31) / 32 * 32);
     Kokkos::TeamPolicy<Exec> policy(exec, end - begin, team);
-    Kokkos::parallel_for(
-        "kfem::assemble[team]", policy.set_scratch_size(0, Kokkos::PerTeam(scratch)),
-        detail::TeamKernel<Member, Elements, Op, typename In::target_type, Adder>{els, op, in.where, add, begin, scratch});
+    Kokkos::parallel_for("kfem::assemble[team]", policy.set_scratch_size(0, Kokkos::PerTeam(scratch)),
+                         detail::TeamKernel<Member, Elements, Op, typename In::target_type, Adder>{
+                             els, op, in.where, add, begin, scratch});
   }
 };
 }  // namespace kfem::mapping

@@ -65,8 +65,10 @@ struct ThreadPerElement {
   static constexpr int strip = 4;  // 4 x dim^2 accumulators: registers, not local memory
 
   template <class Exec, class In, class Op, class Adder>
-  void launch(const Exec& exec, const In& in, const Op& op, ordinal_t begin, ordinal_t end, const Adder& add) const {
-    using Kernel = detail::ThreadKernel<typename In::elements_type, Op, typename In::target_type, Adder, strip>;
+  void launch(const Exec& exec, const In& in, const Op& op, ordinal_t begin, ordinal_t end,
+              const Adder& add) const {
+    using Kernel =
+        detail::ThreadKernel<typename In::elements_type, Op, typename In::target_type, Adder, strip>;
     Kokkos::parallel_for("kfem::assemble[thread]", Kokkos::RangePolicy<Exec>(exec, begin, end),
                          Kernel{in.els, op, in.where, add});
   }

@@ -25,7 +25,8 @@ struct Atomic {
   struct Runner {
     explicit Runner(const Values&) {}
     template <class Launch>
-    void operator()(const Exec&, const Values& values, const std::vector<ordinal_t>& offsets, Launch&& launch) {
+    void operator()(const Exec&, const Values& values, const std::vector<ordinal_t>& offsets,
+                    Launch&& launch) {
       launch(offsets.front(), offsets.back(), Adder<Values>{values});
     }
   };

@@ -27,8 +27,10 @@ struct Colored {
     explicit Runner(const Values&) {}
     // `launch(begin, end, adder)` assembles elements [begin, end) of the launch order.
     template <class Launch>
-    void operator()(const Exec&, const Values& values, const std::vector<ordinal_t>& offsets, Launch&& launch) {
-      for (std::size_t c = 0; c + 1 < offsets.size(); ++c) launch(offsets[c], offsets[c + 1], Adder<Values>{values});
+    void operator()(const Exec&, const Values& values, const std::vector<ordinal_t>& offsets,
+                    Launch&& launch) {
+      for (std::size_t c = 0; c + 1 < offsets.size(); ++c)
+        launch(offsets[c], offsets[c + 1], Adder<Values>{values});
     }
   };
 };

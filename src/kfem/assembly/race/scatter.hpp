@@ -19,7 +19,9 @@ struct Scatter {
     SV sv;
     struct Access {
       decltype(std::declval<const SV&>().access()) a;
-      KOKKOS_INLINE_FUNCTION void operator()(slot_t s, typename SV::original_value_type x) const { a(s) += x; }
+      KOKKOS_INLINE_FUNCTION void operator()(slot_t s, typename SV::original_value_type x) const {
+        a(s) += x;
+      }
     };
     KOKKOS_INLINE_FUNCTION Access access() const { return Access{sv.access()}; }
   };
@@ -31,7 +33,8 @@ struct Scatter {
     SV sv;
     explicit Runner(const Values& values) : sv(values) {}
     template <class Launch>
-    void operator()(const Exec& exec, const Values& values, const std::vector<ordinal_t>& offsets, Launch&& launch) {
+    void operator()(const Exec& exec, const Values& values, const std::vector<ordinal_t>& offsets,
+                    Launch&& launch) {
       sv.reset_except(exec, values);  // duplicates restart from zero; the original holds the zeroed values
       launch(offsets.front(), offsets.back(), Adder<SV>{sv});
       sv.contribute_into(exec, values);

@@ -26,8 +26,8 @@ struct Hex8ElementData {
   Kokkos::View<ordinal_t* [8], Layout, MemorySpace> nodes;  // global node ids
   // The CSR index (kiran §4.1), split so that it stays small past 2^31 entries: row(e, a) is the
   // position of row 3 n_a's first entry, block(e, 8a+b) how far along that row the block (n_a, n_b)
-  // starts (3x n_b's place among n_a's neighbours). 64-bit slots for all 64 blocks cost mesh4 3-10 %
-  // in index traffic; this layout reads 8 x 8 + 64 x 2 bytes instead of 64 x 8.
+  // starts (3x n_b's place among n_a's neighbours). 64-bit slots for all 64 blocks would quadruple
+  // the index traffic; this layout reads 8 x 8 + 64 x 2 bytes instead of 64 x 8.
   // stride(e,a) is how much later the next component's row of node a starts, less its column offset.
   // Lower storage keeps only blocks with n_b <= n_a; the others are never read (slot() mirrors them).
   Kokkos::View<slot_t* [8], Layout, MemorySpace> row;
@@ -75,7 +75,7 @@ static_assert(sizeof(EightOffsets) == 16);
 // row). The graph's bound (the busiest node's elements x 8) settles it for any usual mesh without
 // a pass; the longest row is measured only where the bound is too high. The element data's kernel is
 // therefore a parallel_for, not a max reduction: Kokkos 3.4 runs a RangePolicy reduction on at most
-// 256 blocks, and mesh4's took 1.63 ms at a quarter of an H200's occupancy.
+// 256 blocks, a fraction of a large GPU.
 template <class Rows>
 struct LongestRow {
   Rows rows;
@@ -101,14 +101,12 @@ void check_block_offsets(const Exec& exec, const DofGraph<typename Exec::memory_
 // One thread per (element, node a): its node, coordinates, row, stride and 8 blocks. On a GPU,
 // threads next to each other write next to each other in the layout's order (element-major rows for
 // LayoutRight, element-fastest columns for LayoutLeft); one thread per element wrote 432-byte rows
-// with a 432-byte stride, ~4x the bytes in partial sectors (ncu, H200). The order is node-major
-// within tiles of Tile elements: 1 is element-major, 0 node-major over the whole mesh. Host threads
-// with LayoutLeft take tiles of 256: node-major over the whole mesh, a node's row was read in 8
-// passes over the mesh, each time from memory; element-major, a thread wrote 112 columns at once.
-// Tiles of 256: mesh4's batch-owner kernel on 16 host cores of
-// an H200 machine took 65.8-67.1 against 76.0-88.6 ms node-major; Morton-ordered mesh3 on the
-// development VM's 2 threads, 132-134 against 186-215 (element-major 187-190). A named functor, not a
-// KOKKOS_LAMBDA: the library and the tests instantiate it (see core/fill.hpp).
+// with a 432-byte stride, most of its bytes in partial sectors. The order is node-major within tiles
+// of Tile elements: 1 is element-major, 0 node-major over the whole mesh. Host threads with
+// LayoutLeft take tiles of 256: node-major over the whole mesh, a node's row was read in 8 passes
+// over the mesh, each time from memory; element-major, a thread wrote 112 columns at once; a tile
+// keeps the 8 passes in cache. A named functor, not a KOKKOS_LAMBDA: the library and the tests
+// instantiate it (see core/fill.hpp).
 template <class D, class Coords, class Conn, class Order, class Rows, class Cols, int Tile>
 struct GatherHex8ElementData {
   using S = typename D::scalar_type;
@@ -175,8 +173,8 @@ Hex8ElementData<S, Layout, typename Exec::memory_space, Lower> make_hex8_element
   const ordinal_t ne = static_cast<ordinal_t>(order.extent(0));
   D d;
   d.num_elements = ne;
-  // One allocation for the five views (on an H200 five took 0.6 ms of mesh4's stage, 906 MB, beside
-  // a kernel of 1.6 ms), or the block an earlier stage handed on where it is large enough.
+  // One allocation for the five views (each device allocation costs set-up time, core/carve.hpp), or
+  // the block an earlier stage handed on where it is large enough.
   const Carve<Mem> block("kfem::element_data", D::parts(ne), std::move(reuse));
   populate(exec, block.storage);
   d.storage = block.storage;

@@ -73,8 +73,8 @@ KOKKOS_FORCEINLINE_FUNCTION void prefetch(const void* p) {
 // f(l) for each lane l < n (n <= 32), then the lanes meet: Kokkos' ThreadVectorRange(t, n). On
 // CUDA, where a team member is a full warp (vector length lanes::vector_length), in one pass under a
 // constant mask: Kokkos 3.4 loops and builds its mask from blockDim at run time (a MATCH.ANY, REDUX
-// and VOTE per loop in ncu's SASS). The freedom lets nvcc keep more values live across the loop:
-// measure the registers where it is used (box-owner's element loops: 64 -> 95 in float).
+// and VOTE per loop in the SASS). The freedom lets nvcc keep more values live across the loop: use
+// it only where the registers it adds cost no warps per SM.
 template <class Member, class F>
 KOKKOS_FORCEINLINE_FUNCTION void for_lanes(const Member& t, int n, const F& f) {
 #if defined(__CUDA_ARCH__)

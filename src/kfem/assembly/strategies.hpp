@@ -312,11 +312,9 @@ inline bool has_symmetric_blocks_kind(MappingKind mapping) {
 }
 
 // Per-backend defaults: the fastest measured full-storage combination on every mesh and precision.
-// On the H200 pairs with atomics (reports/runs/2026-11-21-*). On 16 CPU cores batch's owner-computes
-// form with race none (1.19-1.44x batch x colored on meshes 1-4,
-// reports/runs/2026-11-26-hex8-batch-owner-16-cores), or batch where an element-centric race handling
-// is named (`element_race`), which the owner-computes form does not take. Other families take the
-// generic team mapping.
+// On GPUs pairs with atomics. On CPU backends batch's owner-computes form with race none, or batch
+// where an element-centric race handling is named (`element_race`), which the owner-computes form
+// does not take. Other families take the generic team mapping.
 template <class Exec>
 constexpr MappingKind default_mapping(CellType cell = CellType::hex8, bool element_race = false) {
   if (cell != CellType::hex8) return MappingKind::team;

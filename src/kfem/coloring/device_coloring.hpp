@@ -213,8 +213,8 @@ Kokkos::View<ordinal_t*, Mem> box_parity_colors(const Exec& exec, const DeviceBo
 }
 
 // A colouring found on exec: a hex8 mesh with the topology of a box (found on exec as well) takes
-// its cells' parity, 8 colours; any other mesh Kokkos Kernels' colouring. Kernels 3.4's took 102 ms
-// and 19 colours on mesh4 on an H200, grouped on the host; the parity takes a few ms and 8.
+// its cells' parity, 8 colours; any other mesh Kokkos Kernels' colouring, which is slower and gives
+// more colours.
 // conn(e, a), a < nodes_per_element: the vertices of every element.
 template <class Exec, class Conn>
 DeviceColoring<typename Exec::memory_space> device_coloring(const Exec& exec, const Conn& conn,

@@ -1,5 +1,5 @@
-// Several arrays in one allocation. On an H200 every device allocation and free costs 0.1-0.7 ms
-// (a Kokkos 3.4 allocation also waits for the kernels queued before it), so a stage that needs
+// Several arrays in one allocation. Every device allocation and free costs set-up time (a Kokkos
+// 3.4 allocation also waits for the kernels queued before it), so a stage that needs
 // many arrays takes one block and cuts it: the arrays are untracked views into it, and whoever
 // holds `storage` keeps them alive.
 #pragma once

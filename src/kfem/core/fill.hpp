@@ -24,16 +24,13 @@ struct Zero {
 
 // v = 0 on exec.
 // - CUDA, a contiguous view: cudaMemsetAsync on exec's stream (every type kfem zeroes is 0 in all
-//   bits). On an H200 it zeroes mesh4's 4.1 GB in ~0.95 ms, where the kernel below took 1.77 ms
-//   (2.3 TB/s): pairs' assembly went from 8.47 to 7.64 ms
-//   (reports/runs/2026-11-29-h200-issue44-overlap).
+//   bits): faster than the kernel below.
 // - CUDA, a strided view: Kokkos 3.4's deep_copy(exec, v, 0) gives every entry its own thread, in
-//   64-thread blocks: mesh4's 515 M values become 8 M blocks, and block scheduling, not DRAM, sets
-//   the pace (4.84 ms for 4.1 GB on an H200, 0.85 TB/s; ncu). Here each thread zeroes 16 entries
+//   64-thread blocks: half a billion values become millions of blocks, and block scheduling, not
+//   DRAM, sets the pace. Here each thread zeroes 16 entries
 //   one stride apart: a warp's stores stay contiguous, and there are 16x fewer blocks.
 // - Host backends: that kernel gives each CPU thread 16 scattered store streams, and Kokkos' own
-//   fill writes contiguous runs: 4 GiB on 16 Xeon cores took 185 ms that way and takes 84 ms now
-//   (reports/runs/2026-11-26-hex8-batch-16-cores).
+//   fill writes contiguous runs.
 template <class Exec, class View>
 void fill_zero(const Exec& exec, const View& v) {
 #ifdef KOKKOS_ENABLE_CUDA

@@ -1,8 +1,8 @@
 // Fresh host memory backed before a kernel writes it. A large allocation comes straight from the
-// operating system (mmap), and the first write to each of its 4 KB pages faults: on the development
-// VM, 128 MB took 38 ms of 2 threads that way, and 21-28 ms as one madvise(MADV_POPULATE_WRITE) per
-// thread (Linux 5.14+). Elsewhere (device memory, other systems, older Linux) nothing happens, and
-// the kernel's own writes fault the pages in as before.
+// operating system (mmap), and the first write to each of its 4 KB pages faults, a page at a time;
+// one madvise(MADV_POPULATE_WRITE) per thread (Linux 5.14+) backs them in bulk, faster. Elsewhere
+// (device memory, other systems, older Linux) nothing happens, and the kernel's own writes fault the
+// pages in as before.
 #pragma once
 #include <Kokkos_Core.hpp>
 #include <cstddef>

@@ -44,9 +44,8 @@ void exclusive_scan_queued(const Exec& exec, const char* label,
                         scan_detail::ExclusiveScan<typename Exec::memory_space>{in, out, n});
 }
 
-// A process's first long scan on CUDA took 5.5 ms where its kernels take 0.2 (mesh4's incidence,
-// H200, Kokkos 3.4: reports/runs/2026-11-28-h200-issue44-setup-floor); after one such scan at
-// start-up, 0.28 ms (reports/runs/2026-11-29-h200-issue44-staged-upload). The scan also grows
+// A process's first long scan on CUDA costs many times what its kernels take (Kokkos 3.4), and one
+// such scan at start-up takes that cost out of the first mesh's set-up. The scan also grows
 // Kokkos' buffer of block totals (device memory freed and allocated) to its largest size for 8-byte
 // totals: 16384 blocks, which 2^22 entries fill. kfem's start-up runs it, before there is a mesh.
 template <class Exec>

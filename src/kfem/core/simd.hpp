@@ -4,9 +4,8 @@
 
 // A loop over the elements of a batch, one per SIMD lane (host fast paths), and the function that
 // holds it. `omp simd` makes the scalars of the loop's body vector registers; the function is kept
-// out of line, since g++ 12 ran the loop scalar once it was inlined into a larger kernel (hex8
-// batch, one thread of the 2-core VM, per element in double: lane-inner loops with arrays as sums
-// 1.9 us, the inlined omp simd loop 1.2 us and scalar, out of line and vectorised 0.65-0.7 us).
+// out of line, since g++ 12 ran the loop scalar once it was inlined into a larger kernel (and
+// lane-inner loops with arrays as sums keep the sums in memory).
 // Without OpenMP (and on a GPU, where a batch has one lane) both are left out. KFEM_LANE_LOOP also
 // keeps small fixed-length counter arrays in one vector (sparsity/dof_graph.hpp, positions_in_row).
 #if defined(_OPENMP) && !defined(__CUDA_ARCH__)

@@ -17,9 +17,8 @@ namespace kfem {
 namespace {
 // The ring: 16 slots of 2 MiB. Host threads fill slot c % 16 with chunk c once chunk c - 16 has
 // left it; the caller's thread sends each chunk when it is filled and fences after every 4, which
-// frees those 4 slots. Measured against 1 MiB chunks, 32 slots, fences every 2-16 chunks and 4-12
-// threads on an H200 host (16 cores): 8 threads, 2 MiB, every 4 was within 6 % of the best on
-// 119 MB and 1 % on 1.69 GB; 4, 12 or 16 threads were slower than 8.
+// frees those 4 slots. The shape is the best of a sweep of chunk sizes, slot counts, fence intervals
+// and thread counts; more or fewer threads than 8 were slower.
 constexpr std::size_t chunk_bytes = std::size_t{2} << 20;
 constexpr std::size_t ring_chunks = 16;
 constexpr std::size_t fence_every = 4;

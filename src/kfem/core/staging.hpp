@@ -39,18 +39,16 @@ HostUpload host_upload(const DstView& dst, const T* src, std::size_t count) {
   return {dst.data(), src, count * sizeof(T)};
 }
 
-// Allocate the staging ring now: 32 MiB of page-locked memory, ~16 ms on an H200 host, once per
-// process (kfem's start-up calls this, core/startup.hpp); released when Kokkos finalizes. Returns
-// the seconds the allocation took, 0 if the ring was there.
+// Allocate the staging ring now: 32 MiB of page-locked memory, a slow allocation, once per process
+// (kfem's start-up calls this, core/startup.hpp); released when Kokkos finalizes. Returns the
+// seconds the allocation took, 0 if the ring was there.
 template <class Exec>
 double reserve_staging();
 
 // The uploads on exec, fenced. Into memory the host can reach, plain copies. Otherwise (or when
-// through_ring) through the staging ring: CUDA's own copy from pageable memory runs at 7-9 GB/s on
-// an H200 host, one host thread staging it; here 8 host threads copy 2 MiB chunks into the ring's
-// 16 slots while the copy engine sends the chunks before them: 27-30 GB/s for mesh4's 119 MB, 39-47
-// GB/s for 1.69 GB (reports/runs/2026-11-29-h200-issue44-staged-upload). One upload at a time per
-// execution space.
+// through_ring) through the staging ring: CUDA's own copy from pageable memory has one host thread
+// staging it; here 8 host threads copy 2 MiB chunks into the ring's 16 slots while the copy engine
+// sends the chunks before them, several times faster. One upload at a time per execution space.
 template <class Exec>
 void upload(const Exec& exec, const std::vector<HostUpload>& parts, bool through_ring = false);
 

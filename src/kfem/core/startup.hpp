@@ -1,6 +1,6 @@
 // What a kfem process reserves when it starts, before any mesh exists (as CUDA loads its modules
 // then): the upload's page-locked staging ring and Kokkos' scan buffer. Without them the first
-// mesh pays both inside its set-up (mesh4 on an H200: ~16 ms and ~5 ms).
+// mesh pays both inside its set-up.
 #pragma once
 #include "kfem/core/scan.hpp"
 #include "kfem/core/staging.hpp"

@@ -1,6 +1,6 @@
 // Index types shared by every module. Node and DOF ids fit in 32 bits up to ~700 M DOFs;
-// CSR offsets and value positions are 64-bit: mesh4's matrix already holds 0.53 G entries, and one
-// H200 holds ~35 M hex8 elements (8.5 G entries). Row lengths stay 32-bit (row_length_t).
+// CSR offsets and value positions are 64-bit: one GPU's memory holds hex8 matrices of billions of
+// entries, past 2^31. Row lengths stay 32-bit (row_length_t).
 #pragma once
 #include <cstdint>
 

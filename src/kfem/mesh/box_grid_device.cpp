@@ -19,8 +19,8 @@ DeviceBoxGrid<typename Exec::memory_space> box_grid(
   using Pairs = Kokkos::View<ordinal_t* [3], Kokkos::LayoutRight, Mem>;
   using Ids = Kokkos::View<ordinal_t*, Mem>;
   const ordinal_t ne = ordinal_t(conn.extent(0)), nn = num_nodes;
-  // The temporaries in one block, those that start at zero first (one fill): on an H200 each
-  // device allocation and free of mesh4's set-up cost 0.1-0.7 ms.
+  // The temporaries in one block, those that start at zero first (one fill): each device allocation
+  // and free costs set-up time (core/carve.hpp).
   const Carve<Mem> block("kfem::box_grid_workspace", box_grid_parts<Mem>(ne, nn), std::move(scratch));
   fill_zero(exec, Kokkos::subview(block.storage, std::make_pair(std::size_t(0), block.offset(3))));
   const auto bad_word = block.template part<Kokkos::View<int*, Mem>>(0, 1);
@@ -70,7 +70,7 @@ DeviceBoxGrid<typename Exec::memory_space> box_grid(
       });
   // Each element's place along its row, per direction, from the row's first element; an element
   // no walk reaches (a cycle) keeps -1, a walk longer than the mesh stops.
-  // (A loop, not deep_copy: Kokkos 3.4 fills a rank-2 view at 0.04 TB/s, 0.63 ms on mesh4 on an H200.)
+  // (A loop, not deep_copy: Kokkos 3.4's fill of a rank-2 view ran far below the write bandwidth.)
   Kokkos::parallel_for(
       "kfem::box_unplaced_rows", Policy(exec, 0, ne), KOKKOS_LAMBDA(ordinal_t e) {
         for (int d = 0; d < 3; ++d) along(e, d) = -1;

@@ -3,7 +3,7 @@
 // nodes' bounding box, b bits per direction, followed by the element's index: unique keys, so any
 // sort gives one order (the stable sort by code), and a device sort needs no tie-breaking. The
 // nodes' box holds every centroid; it is one pass over the coordinates, where the centroids' box
-// gathered 8 nodes per element (mesh4 on an H200: 286 us).
+// would gather 8 nodes per element.
 #pragma once
 #include <Kokkos_Core.hpp>
 #include <algorithm>
@@ -94,9 +94,8 @@ struct Keying {
 
 // The Morton launch order on exec: order(i) = the element launched i-th. The nodes' box by one
 // reduction, keys by a parallel loop, then sort_unique_keys (core/sort.hpp) on exec, host backends
-// alike (unique keys: one result). The keys and the sort's bins share one allocation. On mesh4 on an
-// H200 the stage takes as long as with Kokkos' BinSort (0.98-1.30 against 0.99-1.19 ms), which runs
-// on the default instance only (reports/runs/2026-11-29-h200-issue44-launch-order).
+// alike (unique keys: one result). The keys and the sort's bins share one allocation. kfem's own
+// sort, not Kokkos' BinSort: BinSort runs on the default instance only, and is no faster.
 template <class Exec, class Coords, class Conn>
 Kokkos::View<ordinal_t*, typename Exec::memory_space> order(
     const Exec& exec, const Coords& x, const Conn& conn, int nv,

@@ -78,12 +78,9 @@ DeviceComm::DeviceComm(const Comm& comm) : rank_(comm.rank()), size_(comm.size()
   check(cudaStreamCreateWithFlags(&st->stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
   check(cudaEventCreateWithFlags(&st->ready, cudaEventDisableTiming), "cudaEventCreateWithFlags");
   check(cudaEventCreateWithFlags(&st->done, cudaEventDisableTiming), "cudaEventCreateWithFlags");
-  // One CTA (channel) per operation: halos of 7 kB - 1.2 MB and 8-byte partial sums need no more.
-  // With NCCL's default (24 channels between two NVLink-joined H200s) a 200-iteration CG on 128x16x16
-  // over two ranks took 1.13 ms per iteration, with one channel 0.25 ms, through MPI 0.19 ms (a
-  // start-up cost: long solves ran at MPI's speed either way); on 30 M elements one exchange alone is
-  // 63 us (reports/runs/2026-11-28-h200x2-issue47-nccl-halo). NCCL_MAX_CTAS or NCCL_MAX_NCHANNELS
-  // in the environment still decide where set.
+  // One CTA (channel) per operation: halos of kilobytes to a megabyte and 8-byte partial sums need
+  // no more, and NCCL's default channel count makes a short solve's iterations several times slower
+  // (a start-up cost). NCCL_MAX_CTAS or NCCL_MAX_NCHANNELS in the environment still decide where set.
   ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
   if (!std::getenv("NCCL_MAX_CTAS") && !std::getenv("NCCL_MAX_NCHANNELS"))
     config.minCTAs = config.maxCTAs = 1;

@@ -74,8 +74,8 @@ class Halo {
       host_send_ = HostVec("kfem::halo_send_host", dofs.size());
       host_ghosts_ = HostVec("kfem::halo_ghosts_host", ghosts_);
     }
-    if (device_) {  // one exchange now: NCCL connects to each peer at its first message, which took
-      // 18-41 ms on four H200s; it belongs to the halo's set-up, not to the first solve's
+    if (device_) {  // one exchange now: NCCL connects to each peer at its first message, which is
+      // slow; it belongs to the halo's set-up, not to the first solve's
       const Vec ghosts("kfem::halo_connect", ghosts_);
       device_->exchange(messages(send_, send_buf_.data()), messages(recv_, ghosts.data()),
                         native_stream(exec));

@@ -123,9 +123,8 @@ double measure_copy_bandwidth() {
   View dst(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::bandwidth_dst"), bytes / sizeof(double));
   auto copy = [&] { Kokkos::deep_copy(exec, dst, src); };
   for (int i = 0; i < warmup; ++i) time_fenced(exec, copy);
-  // A GPU (0.14 ms per copy on an H200) or a server CPU always gets all 10 samples; a small
-  // host (a 2-core VM copies ~10 GB/s, 50 ms per copy) stops at the budget, so `kfem info`
-  // stays well under a second.
+  // A GPU or a server CPU always gets all 10 samples; a small host, whose copies are slow, stops at
+  // the budget, so `kfem info` stays well under a second.
   std::vector<double> samples;
   double total = 0;
   while (static_cast<int>(samples.size()) < max_reps &&

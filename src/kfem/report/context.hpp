@@ -39,7 +39,7 @@ struct DeviceInfo {
 // Implemented in device_info.cpp, the one file that talks to the CUDA runtime.
 std::optional<DeviceInfo> device_info();
 // The device's free memory now: cudaMemGetInfo alone, for the checks inside a set-up (device_info's
-// cudaGetDeviceProperties took ~1 ms of mesh4's mesh -> matrix on an H200). nullopt without a device.
+// cudaGetDeviceProperties is too slow for a timed set-up). nullopt without a device.
 std::optional<std::size_t> device_free_memory();
 // GPUs the CUDA runtime sees (0 in builds without a device backend); callable before Kokkos starts.
 int device_count();

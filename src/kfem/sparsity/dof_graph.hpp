@@ -34,8 +34,8 @@ struct DofGraph {
 
 // Indices of the N columns m[k] within the sorted row n of a CSR graph (each must be present), in
 // one pass over the row: m[k]'s index is the number of columns below it. The row's loads do not
-// depend on each other, as N binary searches' do: hex8's element data (8 nodes in rows of 27) took
-// 1.58 ms instead of 2.01 on mesh4 on an H200 (ncu), with fewer instructions.
+// depend on each other, as N binary searches' do, and it takes fewer instructions (hex8's element
+// data: 8 nodes in rows of 27).
 template <int N, class Rows, class Cols>
 KOKKOS_INLINE_FUNCTION void positions_in_row(const Rows& rows, const Cols& cols, ordinal_t n,
                                              const ordinal_t (&m)[N], int (&at)[N]) {
@@ -44,8 +44,7 @@ KOKKOS_INLINE_FUNCTION void positions_in_row(const Rows& rows, const Cols& cols,
   for (offset_t p = rows(n); p < end; ++p) {
     const ordinal_t c = cols(p);
     // The N counters as one vector on CPUs (KFEM_LANE_LOOP). Left to itself g++ 12 vectorised the
-    // row instead, with N horizontal sums per call: mesh1's element data on the 2-core VM took
-    // ~100 ms, ~60 with this.
+    // row instead, with N horizontal sums per call.
     KFEM_LANE_LOOP
     for (int k = 0; k < N; ++k) at[k] += c < m[k] ? 1 : 0;
   }
@@ -78,7 +77,7 @@ struct CountIncidence {  // 1. elements around each node, and the most around on
   // The busiest node's count is the largest of the counts the atomics return: no second pass over
   // the nodes. It goes to most(0) by an atomic max only where it exceeds what most(0) holds, so
   // few of the 8 per element are atomics. A parallel_for and not a max reduction: Kokkos 3.4 runs
-  // a RangePolicy reduction on at most 256 blocks, a quarter of an H200's warps (mesh4: 0.37 ms).
+  // a RangePolicy reduction on at most 256 blocks, a fraction of a large GPU's warps.
   KOKKOS_INLINE_FUNCTION void operator()(ordinal_t e) const {
     offset_t top = 0;
     for (int a = 0; a < npe; ++a) {
@@ -137,8 +136,7 @@ struct SortedNeighbours {
     const int m = int(rows(n + 1) - e0) * npe;
     if (lanes == 1) {  // one lane: each candidate into an open-addressed set, then sort the ones kept
       // A hex8 node has 64 candidates and 27 distinct: sorting the 27 after the set has dropped the
-      // repeats does a fifth of the insertion sort's moves over all 64 (mesh1's sorted_neighbours,
-      // 2 threads of the development VM: 14.6 -> 8.4 ms). The table: 2 room slots after c.
+      // repeats does a fifth of the insertion sort's moves over all 64. The table: 2 room slots after c.
       constexpr ordinal_t none = -1;
       ordinal_t* const table = c + room;
       const unsigned slots = unsigned(2 * room), mask = slots - 1;
@@ -244,8 +242,7 @@ struct ExpandRows {
     if (n >= num_nodes) return;
     const offset_t from = incidence_rows(n) * npe, base = node_rows(n), len = node_rows(n + 1) - base;
     // Locals, not members: the column stores might alias the functor for all a host compiler
-    // knows, and g++ reloaded C and the views after each one (mesh1's expand_rows on the
-    // development VM's 2 threads: 84 -> 61 ms, and 26 ms on pages populated beforehand).
+    // knows, and g++ reloaded C and the views after each one.
     const int nc = C;
     const ordinal_t* const from_set = set.data() + from;
     ordinal_t* const node_out = node_cols.data() + base;
@@ -253,8 +250,8 @@ struct ExpandRows {
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, len), [&](offset_t k) { node_out[k] = from_set[k]; });
     // Row C n + c: for each neighbour k its C columns C m + d, lane k writing entries C k .. C k + C - 1
     // (no division per entry: a 64-bit one is tens of instructions on a GPU and ~40 cycles on a CPU).
-    // Lanes writing entry after entry instead (a division by a compile-time C) took 1.124 against
-    // 1.134 ms on mesh4 on an H200: the writes were not what held this kernel back.
+    // Lanes writing entry after entry instead (a division by a compile-time C) were no faster: the
+    // writes are not what holds this kernel back.
     for (int c = 0; c < nc; ++c) {
       const offset_t row = dof_base + c * row_len;
       Kokkos::single(Kokkos::PerThread(t), [&] { dof_rows(nc * n + c) = row; });
@@ -302,14 +299,14 @@ DofGraph<typename Exec::memory_space> build_dof_graph(const Exec& exec, const Co
     return g;
   }
   // The row maps before any kernel, while the device is idle: a Kokkos 3.4 device allocation waits
-  // for the kernels queued before it (0.3 ms of mesh4's graph on an H200 when made after the sort).
+  // for the kernels queued before it.
   const ordinal_t nd = C * num_nodes;
   Kokkos::View<offset_t*, Mem> node_rows(alloc("kfem::node_row_map"), num_nodes + 1);
   Kokkos::View<offset_t*, Mem> dof_rows(alloc("kfem::row_map"), nd + 1);
 
   // The temporaries (incidence rows, node degrees, fill counters, incidence, neighbour sets) share
-  // one allocation, its counters zeroed by one fill: device allocations and frees were a third of
-  // mesh4's cold graph stage on an H200 (0.1-0.7 ms each). Its size is known before any kernel:
+  // one allocation, its counters zeroed by one fill: each device allocation and free costs set-up
+  // time (core/carve.hpp). Its size is known before any kernel:
   // every element counts each of its npe nodes once, so the incidence scan's total need not come back.
   const offset_t incidences = offset_t(ne) * npe;
   // inc_rows, degree (num_nodes + 1 each), fill, the busiest node's count
@@ -360,11 +357,9 @@ DofGraph<typename Exec::memory_space> build_dof_graph(const Exec& exec, const Co
   Kokkos::parallel_for("kfem::fill_incidence", range(exec, 0, ne),
                        graph_detail::FillIncidence<Mem, Conn>{conn, inc_rows, fill, elements, npe});
   // 3. Sorted neighbour sets, each at npe x its incidence offset. Where every node's candidates fit
-  // the warp sort (hex8: at most 64), at most 40 registers a thread (6 teams of 256 an SM): with the
-  // 56 nvcc chose, half an H200's warps sorted mesh4's sets, and the graph took 5.32 ms against 4.73
-  // (median of 9, one process; the row expansion held to 32 registers was slower). The bound is not
-  // for the scratch sorts: 6 teams' scratch would not fit an SM
-  // (reports/runs/2026-12-01-h200-issue44-reductions).
+  // the warp sort (hex8: at most 64), at most 40 registers a thread (6 teams of 256 an SM): left to
+  // itself nvcc takes more and leaves half the warps idle. The bound is not for the scratch sorts:
+  // 6 teams' scratch would not fit an SM.
   const auto sort = [&](auto policy) {
     Kokkos::parallel_for("kfem::sorted_neighbours",
                          policy.set_scratch_size(level, Kokkos::PerThread(per_member)),

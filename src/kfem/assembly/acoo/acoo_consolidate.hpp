@@ -8,8 +8,8 @@
 //
 // Two work mappings of the row consolidation (RowMapping), with the same result bit for bit:
 //  - thread: one thread per row sorts its segment in place (sort_row). Right on host backends; on a
-//    GPU a warp's 32 threads sort 32 segments in global memory, uncoalesced (hex8 mesh4 on an H200:
-//    1.99 s of an a-COO assembly's 2.12 s).
+//    GPU a warp's 32 threads sort 32 segments in global memory, uncoalesced, and that sort is most
+//    of an a-COO assembly's time.
 //  - team: one warp per row (a team of a few rows on the GPU, one row per team on host backends)
 //    copies the segment into scratch (coalesced), places every entry at its rank, the count of
 //    the entries before it in the order below (O(n^2 / lanes) scratch reads, all lanes reading the

@@ -20,9 +20,9 @@ using link_t = offset_t;
 inline constexpr link_t end_of_list = -1;
 // The node counter's type. Kokkos 3.4's CUDA atomic_fetch_add is native (atomicAdd) for int,
 // unsigned and unsigned long long only; on long (offset_t) it is a compare-and-swap loop, and on
-// one counter that every thread hits, the failed swaps grow with the threads in flight: a-COO
-// insertion then took 18.9 s for 1.6e5 triangles on an H200 (156 ms for 1e4), against
-// milliseconds with atomicAdd (Kokkos 4 maps both types to it).
+// one counter that every thread hits, the failed swaps grow with the threads in flight, so a-COO
+// insertion slows down far faster than the element count grows; atomicAdd keeps it fast (Kokkos 4
+// maps both types to it).
 using claim_t = unsigned long long;
 
 // Nodes the elements push: one per Ke entry, elements x (N_sh C)^2.

@@ -12,10 +12,9 @@
 // 512 threads were busy per point), into one of two buffers, so that the next batch is written
 // while the last one is still read: one barrier per batch (two with JAC, whose geometry the batch's
 // threads compute in parallel), where the paper's loop has three per point. NOJAC keeps the paper's
-// per-point loop where fewer than min_batch points fit (p >= 6): there its kernel issues 1.7x fewer
-// instructions than one-point batches (ncu, reports/runs/2026-11-26-h100-banas-point-batches). Host
-// backends (a team of one thread: no barriers to save) keep it too: batches of 4 made REG 1.2-2x
-// slower on 16 Xeon cores (reports/runs/2026-11-26-h100-banas-hybrid).
+// per-point loop where fewer than min_batch points fit (p >= 6): there its kernel issues fewer
+// instructions than one-point batches. Host backends (a team of one thread: no barriers to save)
+// keep it too: there batches only add work.
 // symmetric_blocks (beyond the paper): only the blocks b <= a are integrated, each also written
 // mirrored as Ke_ba = Ke_ab^T (the operators are symmetric): about half the blocks and flops.
 #pragma once
@@ -65,8 +64,8 @@ struct BanasBlocks {
   // Points per batch: 0, the parameters' choice; 1, the paper's per-point loop; k > 1, batches of
   // up to k points on any backend (the typed tests run the batches on host backends through it).
   int points = 0;
-  // NOJAC: fewest points a batch holds. Two per batch ran 0.88-0.95x the per-point loop at p = 6 and
-  // one 0.61-0.68x at p = 7; JAC batches ran 1.1-4.2x faster even there (H100).
+  // NOJAC: fewest points a batch holds; smaller NOJAC batches lose to the per-point loop. JAC
+  // batches, whose geometry the batch's threads share, pay at any size.
   static constexpr int min_batch = 3;
 
   // Blocks a kernel integrates: all n^2, or the n (n + 1) / 2 with b <= a.
@@ -199,8 +198,8 @@ struct BanasBlocks {
         std::string("kfem::assemble[") + name + (symmetric_blocks ? ",symmetric]" : "]");
     // A named functor, not a lambda: nvcc 13 gives the extended lambdas of the four <Acc, Jac>
     // instantiations clashing tags (a null call on Serial in CUDA builds). symmetric_blocks and the
-    // batches pick kernels of their own: a run-time flag cost the full kernel registers in double
-    // (reg-nojac 40 -> 48 per thread: 2 instead of 3 teams of 512 per SM).
+    // batches pick kernels of their own: a run-time flag costs the full kernel registers, and with
+    // them teams per SM.
     const auto run = [&](auto sym, auto batched) {
       Kokkos::parallel_for(label, policy,
                            Kernel<Exec, Elements, Op, typename In::target_type, Adder, decltype(sym)::value,
@@ -327,8 +326,8 @@ struct BanasBlocks {
               }
               t.team_barrier();
               // (a, b) once per batch, then one point after the other straight into the accumulators
-              // (a batch sum on the side, or the point loop unrolled, holds more values in registers:
-              // reg-nojac double 40 -> 64, 2 instead of 3 teams of 512 per SM).
+              // (a batch sum on the side, or the point loop unrolled, holds more values in registers,
+              // which cost teams per SM).
               for_blocks([&](S* out, int a, int b) {
                 KFEM_NO_UNROLL
                 for (int p = 0; p < qn; ++p)

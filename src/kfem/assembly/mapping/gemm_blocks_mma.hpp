@@ -1,5 +1,5 @@
 // Mapping `gemm` on the FP64 matrix units: the CUDA path GemmBlocks takes in double on sm_80 and
-// newer (A100, H100, H200), for elements of at least one panel of nodes. The product is the same,
+// newer (Ampere, Hopper), for elements of at least one panel of nodes. The product is the same,
 // P = Gw^T G over the quadrature points, but a warp-wide mma.sync does 512 FMAs where the vector
 // path's thread does one. One team of 8 warps computes one 32 x 32 node tile (96 x 96 entries of P
 // in 3D) of one element, tiles on or above the diagonal only. The team first computes w det J and
@@ -7,7 +7,7 @@
 // stream through two scratch buffers 4 at a time as two panels (the tile's row nodes' weighted
 // gradients, its column nodes' gradients), software-pipelined: while the warps multiply one buffer's
 // panels, each thread's reference gradients for two k-steps on are in flight from memory (two
-// register sets; one step ahead, as before 2026-11-26, was 5 % slower at p = 7), and after the
+// register sets, so that the loads hide behind two steps' products, not one), and after the
 // products each thread puts one physical gradient into the other buffer. Each warp owns 16 x 8 nodes, D x D
 // accumulator fragments of 16 x 8 in registers; afterwards it stages 8 x 8 node blocks in scratch
 // and turns them into Ke blocks through the operator. Portable fallback: GemmBlocks' own team kernel
@@ -33,7 +33,7 @@ inline constexpr int team_size = 32 * warps;
 static_assert(2 * chunk == warps, "a warp per point and panel of a buffer");
 
 // The instruction, for the bench's parameter table: Hopper's m16n8k4 runs at the full FP64 matrix
-// rate; Ampere has only m8n8k4, which Hopper runs at half rate (reports/runs/2026-11-25-h200-dmma-shapes).
+// rate; Ampere has only m8n8k4, which Hopper runs at half rate.
 #if defined(KOKKOS_ARCH_HOPPER)
 inline constexpr const char* unit = "FP64 matrix units (mma m16n8k4)";
 #else

@@ -121,8 +121,8 @@ struct PlaceEntries {  // entry j of the (k, i) order: its element, its masks, a
 // The plan on exec: every position i of the launch order goes to each partition that owns one of
 // its nodes (a node is the partition's of the first position that holds it), with that partition's
 // masks; each partition's entries in the launch order, as the keys (k, i) sorted. Fills d.rows and
-// d.starts and returns the entries' elements. Where the plan ran on one host thread (with the mesh
-// copied back to the host for it) it took most of mesh1's element data on a CPU.
+// d.starts and returns the entries' elements. On exec, not on one host thread with the mesh copied
+// back to the host for it: that serial plan outweighed the rest of the element data.
 template <class S, class Exec, class Conn>
 Kokkos::View<ordinal_t*, typename Exec::memory_space> plan_hex8_owner_partitions(
     const Exec& exec, const Kokkos::View<const ordinal_t*, typename Exec::memory_space>& order,
@@ -180,8 +180,8 @@ Hex8BatchOwnerData<S, typename Exec::memory_space> make_hex8_batch_owner_data(co
                                                                               const Problem<Exec>& p,
                                                                               ordinal_t parts) {
   using Mem = typename Exec::memory_space;
-  // The Morton order of renumber.hpp's morton_order, sorted on exec (mesh1's took 16 ms on one host
-  // thread and 4.4 ms on the development VM's two), and the plan on exec too.
+  // The Morton order of renumber.hpp's morton_order, sorted on exec (on every host thread, not one),
+  // and the plan on exec too.
   const Kokkos::View<const ordinal_t*, Mem> order =
       morton::order(exec, p.mesh.coords, p.mesh.conn, hex8_nodes);
   Hex8BatchOwnerData<S, Mem> d;

@@ -149,8 +149,8 @@ struct BoxTile {
 // The two element blocks a lane adds, fixed for a kernel: their row nodes r0 | r1 << 3 in the cell,
 // and where each sits in a tile's rows relative to the cell's lowest corner, o0 | o1 << 16 (in
 // scalars: the row node's column in the tile and the column node's neighbour slot). Worked out once
-// per team: redone per element (pair_nodes, corner bits, neighbour offsets) it was about 100 integer
-// instructions a lane (ptx).
+// per team: redone per element (pair_nodes, corner bits, neighbour offsets) it is integer work in
+// every lane of every element.
 struct alignas(8) BlockSlots {
   int rows;
   unsigned offsets;
@@ -169,9 +169,9 @@ struct Hex8BoxOwner {
   // The tile; 0 (default): tile_for's choice. Odd sides give four equal phases of
   // (x + 1) (y + 1) / 4 elements, one per warp.
   BoxTile tile;
-  // Node planes per team at most, spread evenly over the teams of a column (mesh4's 129 planes:
-  // 5 ranges of 26): every team but the lowest computes the element layer below its range again
-  // (tile 3 x 3 on the H200, mesh4, uneven ranges: 32 planes 7.21 ms, 16: 7.29, 64: 7.35).
+  // Node planes per team at most, spread evenly over the teams of a column (129 planes: 5 ranges
+  // of 26): every team but the lowest computes the element layer below its range again, so fewer
+  // planes recompute more layers and more planes leave fewer teams.
   int planes = 32;
 
   // The node-pair products on the FP64 matrix units (double, where Exec has them), else pairs'
@@ -197,8 +197,8 @@ struct Hex8BoxOwner {
 
   // The diagonal block of three rows (81 values each: 27 neighbour blocks x 3 components) set to minus
   // the sum of the other 26 blocks. On a GPU lane l < 27 sums a third of entry l % 9's neighbours and
-  // two shuffles add the thirds, where 9 lanes each summed 26: box-owner float on an H200, mesh4,
-  // 4.10 -> 4.02 ms (reports/runs/2026-12-02-h200-issue45-box-owner-loops). Host backends: that loop.
+  // two shuffles add the thirds: 27 lanes share what 9 lanes would each sum alone. Host backends,
+  // whose lanes run in turn: the plain loop.
   template <class Member, class S>
   static KOKKOS_INLINE_FUNCTION void diagonal_from_neighbours(const Member& t, S* row) {
     using Kokkos::ThreadVectorRange;
@@ -244,10 +244,9 @@ struct Hex8BoxOwner {
                                 : kokkos_compat::team_scratch_max(exec);
   }
   // 7 x 3 where it fits (90 KB in double: host backends, and CUDA where Kokkos lets the kernel opt
-  // in to more than 48 KB), else 3 x 3 (39 KB). 7 x 3's eight warps leave room for two teams per
-  // SM. On an H100 (reports/runs/2026-11-27-hopper-box-owner-tiles) 7 x 3 beat 3 x 3 by 2-10 % in
-  // double on meshes 1, 3 and 4 (1-2 % slower on mesh2) and by 5-14 % in float; 7 x 7 and 5 x 5
-  // were slower (one team per SM, whose warps meet every phase at once: mesh4 7.81 against 7.26 ms).
+  // in to more than 48 KB), else 3 x 3 (39 KB). 7 x 3 recomputes less of the ring than 3 x 3, and
+  // its eight warps leave room for two teams per SM; larger tiles leave one team per SM, whose warps
+  // all meet at every phase's barrier.
   template <class S, class Exec>
   BoxTile tile_for(const Exec& exec) const {
     if (tile.x > 0 && tile.y > 0) return tile;
@@ -330,9 +329,7 @@ struct Hex8BoxOwner {
       });
       t.team_barrier();
       // Plane k's rows out, then zeroed for plane k + 2. Its lane loops run in one pass (for_lanes):
-      // they hold few values, and Kokkos' loops cost a run-time mask each (H200 mesh4, with the
-      // products' one pass: float 3.34 -> 3.20 ms, double 5.90 -> 5.82, in 64 -> 60 and 118 -> 120
-      // registers; reports/runs/2026-12-04-h200-issue45-lane-passes, calls 1-2).
+      // they hold few values, so one pass costs no warps, and Kokkos' loops cost a run-time mask each.
       const auto flush = [&](ordinal_t k) {
         Kokkos::parallel_for(Kokkos::TeamThreadRange(t, NT), [&](int s) {
           const int sy = lanes::small_quotient(s, Tx);  // NT < 1024: team_bytes' scratch limit
@@ -344,7 +341,7 @@ struct Hex8BoxOwner {
           const slot_t start = d.dof_rows(3 * slot_t(d.node(gp)));  // rows 3n .. 3n + 2 follow each other
           const int own = d.place(gp, int(self)), count = d.place(gp, 27);
           // Lane o < 27: neighbour o, its 3 x 3 values of the three rows: one place load and no e / 3,
-          // where lane e < 81 took 3 passes (H200 mesh4 box-owner float 3.67 -> 3.52 ms).
+          // where a lane per value (e < 81) takes 3 passes.
           lanes::for_lanes(t, 27, [&](int o) {
             const int at = d.place(gp, o);
             KFEM_UNROLL
@@ -372,10 +369,8 @@ struct Hex8BoxOwner {
             const ordinal_t ei = fx + 2 * (n - cx * ny_), ej = fy + 2 * ny_;
             const ordinal_t cell = ei + nx * (ej + ny * L);
             // The coordinates' and the prefetch's lane loops: nothing lives across them. In one pass
-            // (lanes::for_lanes) they save 36 warp instructions per element in double at 118
-            // registers against 116 (mesh4 6.30 -> 6.15 ms on an H200); in float they cost 7
-            // registers and a quarter of the warps per SM (4.15 -> 4.41 ms), so float keeps
-            // Kokkos' loops (reports/runs/2026-11-29-h200-issue45-lane-loops, call 7).
+            // (lanes::for_lanes) only in double, where they save instructions and cost no warps; in
+            // float one pass costs registers and warps per SM, so float keeps Kokkos' loops.
             const auto light_loop = [&](int lanes_used, const auto& f) {
               if constexpr (Mma::value)
                 lanes::for_lanes(t, lanes_used, f);
@@ -415,9 +410,9 @@ struct Hex8BoxOwner {
             if constexpr (Mma::value) {
               light_loop(24, [&](int w) { X[w] = M(d.coords(cell, w)); });
               lanes::Private<double, 24> Tp;
-              // The geometry's lane loops and the block adds in one pass: 120 -> 128 registers, still
-              // 2 teams per SM, 14 % fewer instructions (H200 mesh4 5.82 -> 5.48 ms). pairs-mma keeps
-              // Kokkos' loops: one pass took it 96 -> 116 (reports/runs/2026-12-04-h200-issue45-lane-passes).
+              // The geometry's lane loops and the block adds in one pass: fewer instructions, and the
+              // registers it adds still leave two teams per SM. pairs-mma keeps Kokkos' loops: there one
+              // pass adds many registers.
               pair_products_mma<lanes::OnePass>(t, X, C, W + j_at, Tp);
               lanes::for_lanes(t, lanes::width, [&](int l) {
                 const BlockSlots sl = slots[l];
@@ -432,7 +427,7 @@ struct Hex8BoxOwner {
             } else {
               lanes::Private<M, 9> A;
               // Lane l < 28 adds pair l's block (a, b) and its transpose in the products' own loop: one
-              // lane loop fewer, 64 -> 56 registers with the coordinates above (ptxas, sm_90).
+              // lane loop fewer, and with the coordinates read above, fewer registers.
               const CellCoords<M, decltype(d.coords)> Xc{d.coords, cell};
               const auto table = [&](int l, int& a, int& b) {
                 const int rows = slots[l].rows;
@@ -484,8 +479,8 @@ struct Hex8BoxOwner {
     const ordinal_t tiles_x = (nx + Tx) / Tx, tiles_y = (ny + Ty) / Ty, chunks = (nz + P) / P;
     const Kernel<Exec, Data, Write> body{
         d, write, {M(op.material.lambda), M(op.material.mu)}, Tx, Ty, NT, P, nx, ny, nz, tiles_x, tiles_y};
-    // A 128 x 5 launch bound at tile 3 (96 registers, 76 bytes spilled) gave 5 teams per SM instead
-    // of 4 and ran 1.3 % slower on the H200 (reports/runs/2026-11-26-h200-hex8-box-owner).
+    // No launch bound: capping the registers for one team per SM more spills, and costs more than
+    // the extra team gains.
     Policy policy(exec, tiles_x * tiles_y * chunks, warps<Exec>(tl), lanes::vector_length<Exec>());
     // Level 0 holds the block slots, the warps' scratch and thread_scratch's alignment slack, and on a
     // GPU the planes.

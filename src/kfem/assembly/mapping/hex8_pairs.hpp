@@ -17,8 +17,8 @@
 
 namespace kfem::mapping {
 // Pair p < 28 = (a, b), a > b, in row-major order of the strictly lower triangle of node pairs.
-// a - 1 counts the row starts 1, 3, 6, 10, 15, 21 at or below p: six compares, where lower_entry's
-// square root took about 20 instructions (ncu's SASS on the H200).
+// a - 1 counts the row starts 1, 3, 6, 10, 15, 21 at or below p: six compares, fewer instructions
+// than lower_entry's square root.
 KOKKOS_INLINE_FUNCTION void pair_nodes(int p, int& a, int& b) {
   a = 1 + (p >= 1) + (p >= 3) + (p >= 6) + (p >= 10) + (p >= 15) + (p >= 21);
   b = p - a * (a - 1) / 2;
@@ -31,7 +31,7 @@ struct PairNodes {
 // m = 0..7, j = 0..2, by the 32 lanes of a team member. On a GPU as the transform's butterfly: lane
 // 8j + m loads coordinate j of the node at corner m, and three exchanges across lane bits turn corner
 // bit i into monomial bit i (sum and difference of the pair). One load, 3 shuffles and 3 adds a lane,
-// where the 8 signed loads and adds with run-time signs were about 80 instructions (ptx).
+// where 8 signed loads and adds with run-time signs cost many times the instructions.
 template <int Stride = 3, class Member, class Coords, class S>
 KOKKOS_INLINE_FUNCTION void monomial_coefficients(const Member& t, const Coords& X, S* C) {
   using Kokkos::ThreadVectorRange;
@@ -91,9 +91,8 @@ KOKKOS_INLINE_FUNCTION void pair_products(const Member& t, const Coords& X, S* W
   P2* const Q = ws.Q();
   monomial_coefficients<4>(t, X, ws.C());
   // Lane l: Gauss point q = l / 4 and nodes l % 4 and l % 4 + 4, in an order that gives the 8 lanes of
-  // each 128-bit store phase 8 different nodes, so 8 bank groups. With q = l % 8 all 8 met one bank
-  // group (8-way conflicts): H200 mesh4 box-owner float 3.51 -> 3.95 ms, where these lanes give
-  // 3.36 (reports/runs/2026-12-03-h200-issue45-pair-records).
+  // each 128-bit store phase 8 different nodes, so 8 bank groups. With q = l % 8 all 8 would meet one
+  // bank group (8-way conflicts): wide stores save instructions, not bank wavefronts.
   Kokkos::parallel_for(ThreadVectorRange(t, lanes::width), [&](int l) {
     const int q = l / 4;
     S c[24], J[3][3], adj[3][3];
@@ -178,9 +177,8 @@ struct Hex8Pairs {
       load_coords(t, d, e, X);
       node_order(t, d, e, order, rank);
       lanes::Private<S, 9> A;
-      // pairs' product loop in one pass: 90 -> 80 registers in float, 6 teams per SM instead of 5 (H200,
-      // mesh4: 5.04 -> 4.60 ms). sympairs keeps Kokkos' loop: one pass gave it 72 -> 74 registers in
-      // double, a team per SM fewer (5.55 -> 5.93 ms; reports/runs/2026-12-04-h200-issue45-lane-passes).
+      // pairs' product loop in one pass, where it costs no warps (fewer registers, a team per SM
+      // more); sympairs keeps Kokkos' loop, where one pass would cost it a team per SM.
       pair_products<std::conditional_t<Lower, lanes::VectorLoop, lanes::OnePass>>(t, X, W, A);
       // tour: pairs-blocks
       Kokkos::parallel_for(ThreadVectorRange(t, 28), [&](int p) {  // the geometry is dead: Ks overwrites it
@@ -214,10 +212,9 @@ struct Hex8Pairs {
     const Kernel<Exec, Data, Adder> body{d, op.material, add, begin, end};
     const char* name = "kfem::assemble[pairs]";
     const std::size_t bytes = scratch * sizeof(S);
-    // Under colouring nvcc gives this kernel 128 registers per thread and a third of the warps go
-    // idle; capped at 85 (128 threads, 6 teams per SM) it is 10 % faster on the H200. The atomic
-    // scatter keeps more adds in flight and is 1-5 % slower capped, so only plain adds get the cap
-    // (reports/runs/2026-11-25-h200-pairs-colored-ncu).
+    // Under colouring nvcc gives this kernel so many registers per thread that warps go idle; the
+    // cap (6 teams of 128 threads per SM) pays with plain adds. The atomic scatter keeps more adds in
+    // flight and loses under the cap, so only plain adds get it.
     constexpr int capped_team = 128;
     if constexpr (plain_adds<Adder>::value && !lanes::in_turn<Exec>) {
       if (elements_per_team * lanes::width == capped_team) {

@@ -23,9 +23,8 @@ struct ElementMatrices {
   // For the elements from launch index `first` on (64-bit slots: any count that fits in memory).
   static ElementMatrices make(ordinal_t first, int components, int nsh) { return {first, components, nsh}; }
 
-  // The adder: a store, no read of the output. An add would read every entry back first: at p = 7
-  // those loads held gemm's epilogue for 20 % of its stall samples on the H200
-  // (the H200 procurement run of 2026-11-26, reports/README.md).
+  // The adder: a store, no read of the output. An add would read every entry back first, and at high
+  // order those loads stall gemm's epilogue.
   template <class Values>
   struct Store {
     Values v;

@@ -65,6 +65,7 @@ struct Overrides {
   double distort = -1;
   int refine = -1;
   int repetitions = -1, warmup = -1, elements_per_team = -1, order = -1;
+  std::string solver;
   bool no_solve = false, bench_solve = false, retune = false, symmetric_blocks = false,
        single_reduction = false;
 };
@@ -127,8 +128,8 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
   cmd->add_flag(
       "--symmetric-blocks", o.symmetric_blocks,
       join_names(block_mapping_names()) + ": integrate only the blocks b <= a of Ke, mirror the rest");
-  cmd->add_flag("--single-reduction", o.single_reduction,
-                "CG in Chronopoulos and Gear's form: one reduction (one wait) per iteration, not two");
+  cmd->add_option("--solver", o.solver, "solver: " + solver_help());
+  cmd->add_flag("--single-reduction", o.single_reduction, "the same as --solver cg-single-reduction");
   if (exports) {
     cmd->add_option("--report", o.report, "run report (JSON)");
     cmd->add_option("--export-matrix", o.export_matrix, "assembled stiffness before BCs, MatrixMarket");
@@ -291,7 +292,13 @@ Deck load(const std::string& path, const Overrides& o) {
   if (o.warmup >= 0) d.warmup = o.warmup;
   if (o.elements_per_team > 0) d.elements_per_team = o.elements_per_team;
   if (o.symmetric_blocks) d.symmetric_blocks = true;
-  if (o.single_reduction) d.single_reduction = true;
+  if (!o.solver.empty()) d.solver = solver_from_name(o.solver);
+  if (o.single_reduction) {
+    const SolverId single = solver_from_name(solver::CgSingleReduction::name);
+    if (!o.solver.empty() && d.solver != single)
+      throw InputError("option --single-reduction contradicts --solver " + o.solver);
+    d.solver = single;
+  }
   if (!o.report.empty()) d.report = o.report;
   if (!o.export_matrix.empty()) d.export_matrix = o.export_matrix;
   if (!o.export_mesh.empty()) d.export_mesh = o.export_mesh;

@@ -444,11 +444,27 @@ Deck read_deck(const std::string& path) {
     r.get(a, "symmetric_blocks", "assembly.symmetric_blocks", d.symmetric_blocks);
   }
   if (const auto s = root["solver"]) {
-    r.keys(s, "solver", {"enabled", "tolerance", "max_iterations", "single_reduction", "operator"});
+    r.keys(s, "solver", {"enabled", "method", "tolerance", "max_iterations", "single_reduction", "operator"});
     r.get(s, "enabled", "solver.enabled", d.solve);
     r.get(s, "tolerance", "solver.tolerance", d.tolerance);
     r.get(s, "max_iterations", "solver.max_iterations", d.max_iterations);
-    r.get(s, "single_reduction", "solver.single_reduction", d.single_reduction);
+    std::string method;
+    r.get(s, "method", "solver.method", method);
+    if (!method.empty()) {
+      try {
+        d.solver = solver_from_name(method);
+      } catch (const InputError& e) {
+        r.fail("solver.method", e.what());
+      }
+    }
+    bool single_reduction = false;  // the older spelling of method: cg-single-reduction
+    r.get(s, "single_reduction", "solver.single_reduction", single_reduction);
+    if (single_reduction) {
+      const SolverId single = solver_from_name(solver::CgSingleReduction::name);
+      if (!method.empty() && d.solver != single)
+        r.fail("solver.single_reduction", "true contradicts solver.method: " + method);
+      d.solver = single;
+    }
     if (s["operator"]) d.operators = r.list(s["operator"], "solver.operator");
     for (const auto& name : d.operators) {
       try {

@@ -191,6 +191,17 @@ std::vector<std::string> race_names() {
 SolveOperator operator_from_name(const std::string& name) {
   return lookup(operators, name, "CG operator", false);
 }
+SolverId solver_from_name(const std::string& name) {
+  if (const auto id = solver_named(name)) return *id;
+  std::vector<std::string> known;
+  for (const auto& [n, help] : solver_entries()) known.push_back(n);
+  throw InputError("unknown solver '" + name + "' (expected " + join_names(known, " or ") + ")");
+}
+std::string solver_help() {
+  std::string out;
+  for (const auto& [n, help] : solver_entries()) out += (out.empty() ? "" : "; ") + n + " (" + help + ")";
+  return out + "; default " + name_of(SolverId{});
+}
 std::vector<std::string> operator_names() {
   return names(operators);
 }

@@ -7,6 +7,7 @@
 #include "kfem/assembly/strategies.hpp"
 #include "kfem/mesh/renumber.hpp"
 #include "kfem/pipeline/point.hpp"
+#include "kfem/solve/solver.hpp"
 
 namespace kfem::app {
 using pipeline::acoo_help;
@@ -37,6 +38,8 @@ std::string strategies_markdown();
 std::string target_help();                  // --target: default and the registry's targets with their help
 std::vector<std::string> target_choices();  // default and the registry's target names
 SolveOperator operator_from_name(const std::string& name);  // csr | ebe-v1 | ebe-v2
+SolverId solver_from_name(const std::string& name);         // SolverRegistry's names; InputError if none
+std::string solver_help();                                  // "cg (...), cg-single-reduction (...)"
 std::vector<std::string> operator_names();
 Renumbering renumbering_from_name(const std::string& name);  // natural | random | rcm
 std::optional<pipeline::VerifyMethod> verify_method_from_name(const std::string& name);  // products | entries

@@ -19,7 +19,7 @@
 #include "kfem/problems/boundary_conditions.hpp"
 #include "kfem/problems/capacitance.hpp"
 #include "kfem/problems/dirichlet.hpp"
-#include "kfem/solve/cg.hpp"
+#include "kfem/solve/solver.hpp"
 #include "problems/problems_helpers.hpp"
 
 namespace {
@@ -237,9 +237,9 @@ TYPED_TEST(Capacitance, AboveParallelPlateAndDecreasing) {
     kfem::apply_dirichlet(TypeParam(), A.graph, A.values, b,
                           kfem::test::to_view<ordinal_t, Mem>(f.dofs, "fixed"),
                           kfem::test::to_view<double, Mem>(f.values, "values"));
-    kfem::CgOptions opts;
+    kfem::SolverOptions opts;
     opts.tolerance = 1e-10;
-    const auto res = kfem::conjugate_gradient(TypeParam(), A.graph, A.values, b, phi, opts);
+    const auto res = kfem::solve_csr(TypeParam(), A.graph, A.values, false, b, phi, opts);
     ASSERT_TRUE(res.converged);
 
     const auto u = kfem::test::to_vector(phi);

@@ -9,7 +9,8 @@
 #include "kfem/mesh/box.hpp"
 #include "kfem/problems/cantilever.hpp"
 #include "kfem/problems/dirichlet.hpp"
-#include "kfem/solve/cg.hpp"
+#include "kfem/problems/tip_deflection.hpp"
+#include "kfem/solve/solver.hpp"
 #include "solve_helpers.hpp"
 
 namespace {
@@ -36,9 +37,9 @@ double solve_tip_deflection(const kfem::BoxSpec& spec, double E, double nu, doub
   kfem::apply_dirichlet(Exec(), A.graph, A.values, b,
                         kfem::test::to_view<ordinal_t, Mem>(load.fixed_dofs, "fixed"));
   Kokkos::View<double*, Mem> u("u", mesh.num_dofs());
-  kfem::CgOptions opts;
+  kfem::SolverOptions opts;
   opts.tolerance = 1e-10;  // far below the discretisation error being measured
-  const auto res = kfem::conjugate_gradient(Exec(), A.graph, A.values, b, u, opts);
+  const auto res = kfem::solve_csr(Exec(), A.graph, A.values, false, b, u, opts);
   EXPECT_TRUE(res.converged) << spec.nx << "x" << spec.ny << "x" << spec.nz;
   const double tip =
       kfem::tip_deflection(Exec(), u, kfem::test::to_view<ordinal_t, Mem>(load.tip_nodes, "tip"));

@@ -6,7 +6,8 @@
 #include "kfem/mesh/box.hpp"
 #include "kfem/problems/cantilever.hpp"
 #include "kfem/problems/dirichlet.hpp"
-#include "kfem/solve/cg.hpp"
+#include "kfem/problems/tip_deflection.hpp"
+#include "kfem/solve/solver.hpp"
 #include "solve_helpers.hpp"
 
 namespace {
@@ -41,9 +42,9 @@ class ConjugateGradient : public ::testing::Test {};
 TYPED_TEST_SUITE(ConjugateGradient, kfem::test::ExecSpaces, kfem::test::SpaceName);
 
 // Both recurrences: the classic one and Chronopoulos-Gear's single reduction.
-kfem::CgOptions recurrence(bool single_reduction) {
-  kfem::CgOptions opts;
-  opts.single_reduction = single_reduction;
+kfem::SolverOptions recurrence(bool single_reduction) {
+  kfem::SolverOptions opts;
+  opts.method = *kfem::solver_named(single_reduction ? "cg-single-reduction" : "cg");
   return opts;
 }
 
@@ -52,9 +53,9 @@ TYPED_TEST(ConjugateGradient, SolvesConstrainedStiffness) {
     SCOPED_TRACE(single ? "single reduction" : "classic");
     const SmallSystem<TypeParam> sys;
     Kokkos::View<double*, typename TypeParam::memory_space> x("x", sys.K.num_rows);
-    kfem::CgOptions opts = recurrence(single);
+    kfem::SolverOptions opts = recurrence(single);
     opts.tolerance = 1e-10;
-    const auto res = kfem::conjugate_gradient(TypeParam(), sys.A.graph, sys.A.values, sys.b, x, opts);
+    const auto res = kfem::solve_csr(TypeParam(), sys.A.graph, sys.A.values, false, sys.b, x, opts);
     EXPECT_TRUE(res.converged);
     EXPECT_LE(res.relative_residual, opts.tolerance);
     EXPECT_GT(res.iterations, 0);
@@ -78,9 +79,9 @@ TYPED_TEST(ConjugateGradient, SingleReductionFollowsClassic) {
   int iterations[2];
   for (const bool single : {false, true}) {
     Kokkos::View<double*, typename TypeParam::memory_space> x("x", sys.K.num_rows);
-    kfem::CgOptions opts = recurrence(single);
+    kfem::SolverOptions opts = recurrence(single);
     opts.tolerance = 1e-12;
-    const auto res = kfem::conjugate_gradient(TypeParam(), sys.A.graph, sys.A.values, sys.b, x, opts);
+    const auto res = kfem::solve_csr(TypeParam(), sys.A.graph, sys.A.values, false, sys.b, x, opts);
     ASSERT_TRUE(res.converged);
     u[single] = kfem::test::to_vector(x);
     iterations[single] = res.iterations;
@@ -95,14 +96,48 @@ TYPED_TEST(ConjugateGradient, SingleReductionFollowsClassic) {
   EXPECT_LE(diff, 1e-9 * scale);
 }
 
+// Every solver of the registry (solver.hpp) solves the constrained stiffness to its tolerance from
+// the same operator, and agrees with the classic CG's solution: a new solver is checked here as it
+// is registered.
+TYPED_TEST(ConjugateGradient, EverySolverMatchesClassicCg) {
+  const SmallSystem<TypeParam> sys;
+  const auto solved = [&](kfem::SolverId id) {
+    Kokkos::View<double*, typename TypeParam::memory_space> x("x", sys.K.num_rows);
+    kfem::SolverOptions opts;
+    opts.method = id;
+    opts.tolerance = 1e-12;
+    const auto res = kfem::solve_csr(TypeParam(), sys.A.graph, sys.A.values, false, sys.b, x, opts);
+    EXPECT_TRUE(res.converged) << kfem::name_of(id);
+    EXPECT_EQ(std::string(res.method), kfem::name_of(id));
+    EXPECT_GE(res.setup_seconds(), 0.0);
+    return kfem::test::to_vector(x);
+  };
+  const std::vector<double> classic = solved(kfem::SolverId{});
+  double scale = 0;
+  for (const double v : classic) scale = std::max(scale, std::abs(v));
+  ASSERT_GT(scale, 0.0);
+  const auto entries = kfem::solver_entries();
+  ASSERT_GE(entries.size(), 2u);
+  for (const auto& [name, help] : entries) {
+    SCOPED_TRACE(name);
+    EXPECT_FALSE(help.empty());
+    const auto id = kfem::solver_named(name);
+    ASSERT_TRUE(id);
+    const std::vector<double> u = solved(*id);
+    double diff = 0;
+    for (std::size_t i = 0; i < u.size(); ++i) diff = std::max(diff, std::abs(u[i] - classic[i]));
+    EXPECT_LE(diff, 1e-9 * scale);
+  }
+  EXPECT_FALSE(kfem::solver_named("gmres"));
+}
+
 TYPED_TEST(ConjugateGradient, ZeroRhsGivesZeroSolution) {
   const SmallSystem<TypeParam> sys;
   for (const bool single : {false, true}) {
     SCOPED_TRACE(single ? "single reduction" : "classic");
     Kokkos::View<double*, typename TypeParam::memory_space> b("b", sys.K.num_rows), x("x", sys.K.num_rows);
     Kokkos::deep_copy(x, 1.0);  // must be overwritten: CG starts from zero
-    const auto res =
-        kfem::conjugate_gradient(TypeParam(), sys.A.graph, sys.A.values, b, x, recurrence(single));
+    const auto res = kfem::solve_csr(TypeParam(), sys.A.graph, sys.A.values, false, b, x, recurrence(single));
     EXPECT_TRUE(res.converged);
     EXPECT_EQ(res.iterations, 0);
     for (double v : kfem::test::to_vector(x)) ASSERT_EQ(v, 0.0);
@@ -114,9 +149,9 @@ TYPED_TEST(ConjugateGradient, ReportsIterationLimit) {
   for (const bool single : {false, true}) {
     SCOPED_TRACE(single ? "single reduction" : "classic");
     Kokkos::View<double*, typename TypeParam::memory_space> x("x", sys.K.num_rows);
-    kfem::CgOptions opts = recurrence(single);
+    kfem::SolverOptions opts = recurrence(single);
     opts.max_iterations = 3;
-    const auto res = kfem::conjugate_gradient(TypeParam(), sys.A.graph, sys.A.values, sys.b, x, opts);
+    const auto res = kfem::solve_csr(TypeParam(), sys.A.graph, sys.A.values, false, sys.b, x, opts);
     EXPECT_FALSE(res.converged);
     EXPECT_EQ(res.iterations, 3);
     EXPECT_GT(res.relative_residual, opts.tolerance);
@@ -133,7 +168,7 @@ TYPED_TEST(ConjugateGradient, StopsOnNegativeCurvature) {
     for (double& v : negated) v = -v;
     const auto values = kfem::test::to_view<double, typename TypeParam::memory_space>(negated, "negated");
     Kokkos::View<double*, typename TypeParam::memory_space> x("x", sys.K.num_rows);
-    const auto res = kfem::conjugate_gradient(TypeParam(), sys.A.graph, values, sys.b, x, recurrence(single));
+    const auto res = kfem::solve_csr(TypeParam(), sys.A.graph, values, false, sys.b, x, recurrence(single));
     EXPECT_FALSE(res.converged);
     EXPECT_EQ(res.iterations, 0);
     EXPECT_LT(res.curvature, 0.0);

@@ -27,9 +27,9 @@
 #include "kfem/mesh/renumber.hpp"
 #include "kfem/problems/boundary_conditions.hpp"
 #include "kfem/problems/dirichlet.hpp"
-#include "kfem/solve/cg.hpp"
 #include "kfem/solve/ebe_cg.hpp"
 #include "kfem/solve/ebe_operator.hpp"
+#include "kfem/solve/solver.hpp"
 #include "solve/solve_helpers.hpp"
 
 namespace kfem::test {
@@ -168,11 +168,11 @@ void check(const Exec& exec, const Case<Exec, Family, S, Op>& c, bool solve = tr
   const Kokkos::View<S*, Mem> y("y", K.num_rows), d("d", K.num_rows);
 
   std::vector<double> csr_solution;
-  CgOptions opts;
+  SolverOptions opts;
   opts.tolerance = 1e-12;
   if (solve && std::is_same<S, double>::value) {
     const Kokkos::View<S*, Mem> u("u", K.num_rows);
-    const CgResult res = conjugate_gradient(exec, c.p.graph.dof, c.values, c.rhs, u, opts);
+    const SolveResult res = solve_csr(exec, c.p.graph.dof, c.values, false, c.rhs, u, opts);
     ASSERT_TRUE(res.converged);
     const auto uh = to_vector(u);
     csr_solution.assign(uh.begin(), uh.end());
@@ -203,7 +203,7 @@ void check(const Exec& exec, const Case<Exec, Family, S, Op>& c, bool solve = tr
 
     if (v.solve && !csr_solution.empty()) {
       const Kokkos::View<S*, Mem> u("u", K.num_rows);
-      const CgResult res = conjugate_gradient(exec, A, b, u, opts);
+      const SolveResult res = solve_ebe(exec, A, b, u, opts);
       EXPECT_TRUE(res.converged);
       EXPECT_LE(relative_difference(to_vector(u), csr_solution), 1e-8);
     }

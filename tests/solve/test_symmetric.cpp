@@ -14,7 +14,8 @@
 #include "backends.hpp"
 #include "kfem/problems/cantilever.hpp"
 #include "kfem/problems/dirichlet.hpp"
-#include "kfem/solve/cg.hpp"
+#include "kfem/problems/tip_deflection.hpp"
+#include "kfem/solve/solver.hpp"
 #include "kfem/solve/symmetric_spmv.hpp"
 #include "kfem/sparsity/lower.hpp"
 #include "solve_helpers.hpp"
@@ -102,7 +103,7 @@ TYPED_TEST(SymmetricSpmv, EmptyMatrix) {
 
 // The constrained distorted cantilever, solved from full or lower storage (Dirichlet applied to it).
 struct Solution {
-  kfem::CgResult res;
+  kfem::SolveResult res;
   std::vector<double> x;
   double tip = 0;
 };
@@ -120,10 +121,9 @@ struct Cantilever {
     kfem::apply_dirichlet(Exec(), A.graph, A.values, b,
                           kfem::test::to_view<ordinal_t, Mem>(load.fixed_dofs, "fixed"));
     Kokkos::View<double*, Mem> x("x", K.num_rows);
-    kfem::CgOptions opts{tolerance, max_iterations};
-    opts.symmetric_storage = lower;
+    const kfem::SolverOptions opts{kfem::SolverId{}, tolerance, max_iterations};
     Solution s;
-    s.res = kfem::conjugate_gradient(Exec(), A.graph, A.values, b, x, opts);
+    s.res = kfem::solve_csr(Exec(), A.graph, A.values, lower, b, x, opts);
     s.x = kfem::test::to_vector(x);
     s.tip = kfem::tip_deflection(Exec(), x, kfem::test::to_view<ordinal_t, Mem>(load.tip_nodes, "tip"));
     return s;

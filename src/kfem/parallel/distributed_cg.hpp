@@ -1,5 +1,6 @@
-// Jacobi CG over ranks: the recurrence of solve/cg.hpp with every dot product and norm summed over
-// the ranks and y = A x on the owned rows after a halo exchange of x's ghost entries. The matrix is
+// Solves over ranks: the distributed CSR as a solve operator (solve/solver.hpp's contract), whose
+// reduce() sums every dot product and norm over the ranks and whose apply() makes y = A x on the
+// owned rows after a halo exchange of x's ghost entries; any solver of the registry runs on it. The matrix is
 // the owned-row prefix of a rank's local CSR, its columns local (owned, then ghosts): rectangular,
 // n_owned x n_local.
 // The sums add the ranks' partial dot products in rank order on every rank (an all-gather, not an
@@ -19,7 +20,7 @@
 #include "kfem/parallel/halo.hpp"
 #include "kfem/report/stats.hpp"
 #include "kfem/report/timing.hpp"
-#include "kfem/solve/cg.hpp"
+#include "kfem/solve/solver.hpp"
 
 namespace kfem::parallel {
 // all: every rank's K values, rank after rank; the K sums, each added in rank order.
@@ -183,66 +184,95 @@ struct AddGhostColumns {
 };
 }  // namespace dcg_detail
 
-struct DistributedCgResult {
-  CgResult cg;
-  // of cg.seconds: the host's time inside the exchanges where they hold it (MPI: waiting for the
+struct DistributedSolveResult {
+  SolveResult solve;
+  // of solve.seconds: the host's time inside the exchanges where they hold it (MPI: waiting for the
   // pack and, host-staged, its copy, then the messages, while the owned columns' product runs on
   // the device); a stream-ordered (NCCL) exchange returns at once, so its share is not timed (-1)
   double halo_s = 0;
 };
 
-// A: owned rows (A.num_rows = owned DOFs) over `num_cols` local columns; b and x: owned entries.
-// The sums go through `sums_device` (NCCL) where given, else through MPI.
-template <class Exec, class S>
-DistributedCgResult distributed_conjugate_gradient(
-    const Exec& exec, const Comm& comm, const Halo<Exec, S>& halo, const DeviceComm* sums_device,
-    const CsrGraph<typename Exec::memory_space>& A, ordinal_t num_cols,
-    const Kokkos::View<S*, typename Exec::memory_space>& values,
-    const Kokkos::View<const S*, typename Exec::memory_space>& b,
-    const Kokkos::View<S*, typename Exec::memory_space>& x, const CgOptions& opts) {
-  using Device = Kokkos::Device<Exec, typename Exec::memory_space>;
+// The operator of a rank's owned rows. The vector the solver's operator reads is the owned part of
+// v_ext (owned entries, then ghosts), whose ghost entries stay 0: the halo lands in `ghosts`. The
+// product comes in two parts, Kokkos Kernels' spmv over v_ext (the owned columns' share) and the
+// ghost columns' share of the rows that have any, so the first part runs while the ghosts travel:
+// through NCCL on the GPUs, and through MPI while the host exchanges them (the spmv is enqueued
+// before the messages). Sums: HostSums or DeviceSums<Exec>.
+template <class Exec, class S, class Sums>
+class DistributedCsrOperator {
+ public:
+  using Mem = typename Exec::memory_space;
+  using Device = Kokkos::Device<Exec, Mem>;
   using Vec = Kokkos::View<S*, Device>;
+  DistributedCsrOperator(const Exec& exec, const Halo<Exec, S>& halo, const Sums& sums,
+                         const CsrGraph<Mem>& A, ordinal_t num_cols, const Kokkos::View<S*, Mem>& values)
+      : halo_(halo),
+        sums_(sums),
+        A_(A),
+        values_(values),
+        mat_("kfem::owned_rows", num_cols, values, typename Matrix::StaticCrsGraphType(A.cols, A.row_map)),
+        v_ext_("kfem::cg_operand_local", num_cols),
+        ghosts_("kfem::cg_ghosts", std::size_t(num_cols - A.num_rows)),
+        ghost_(dcg_detail::ghost_entries(exec, A, A.num_rows)) {}
+  // y = A x, x being operand() (filled by the solver).
+  void apply(const Vec&, const Vec& y) const {
+    held([&] { halo_.start(v_ext_, ghosts_); });
+    KokkosSparse::spmv("N", S(1), mat_, v_ext_, S(0), y);
+    held([&] { halo_.finish(ghosts_); });
+    if (ghost_.rows.extent(0) > 0)  // on Exec's default instance, after the spmv and the halo
+      Kokkos::parallel_for("kfem::cg_ghost_columns", Kokkos::RangePolicy<Exec>(0, ghost_.rows.extent(0)),
+                           dcg_detail::AddGhostColumns<Mem, S>{ghost_, values_, ghosts_, y});
+  }
+  void inverse_diagonal(const Exec& exec, const Vec& d) const {
+    cg_detail::inverse_diagonal(exec, A_, values_, d);
+  }
+  const Sums& reduce() const { return sums_; }
+  Vec operand() const { return Vec(v_ext_, Kokkos::make_pair(std::size_t(0), std::size_t(A_.num_rows))); }
+  // The host's time inside the exchanges so far (DistributedSolveResult::halo_s).
+  double halo_seconds() const { return halo_s_; }
+
+ private:
   using Matrix = KokkosSparse::CrsMatrix<S, ordinal_t, Device, void, offset_t>;
-  using clock = std::chrono::steady_clock;
-  const ordinal_t n = A.num_rows;
-  exec.fence();
-  comm.barrier();
-  const auto start = clock::now();
-  const Vec inv_diag(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::cg_inv_diag"), n);
-  cg_detail::inverse_diagonal(exec, A, values, inv_diag);
-  const Matrix mat("kfem::owned_rows", num_cols, values,
-                   typename Matrix::StaticCrsGraphType(A.cols, A.row_map));
-  // The vector CG's operator reads is the owned part of v_ext (owned entries, then ghosts), whose
-  // ghost entries stay 0: the halo lands in `ghosts`. The product comes in two parts, Kokkos
-  // Kernels' spmv over v_ext (the owned columns' share) and the ghost columns' share of the rows
-  // that have any, so the first part runs while the ghosts travel: through NCCL on the GPUs, and
-  // through MPI while the host exchanges them (the spmv is enqueued before the messages).
-  const Vec v_ext("kfem::cg_operand_local", num_cols);
-  const Vec v_owned(v_ext, Kokkos::make_pair(std::size_t(0), std::size_t(n)));
-  const Vec ghosts("kfem::cg_ghosts", std::size_t(num_cols - n));
-  const auto ghost = dcg_detail::ghost_entries(exec, A, n);
-  DistributedCgResult out;
-  const auto held = [&](auto&& f) {
-    const auto t0 = clock::now();
+  template <class F>
+  void held(F&& f) const {
+    const auto t0 = std::chrono::steady_clock::now();
     f();
-    out.halo_s += std::chrono::duration<double>(clock::now() - t0).count();
+    halo_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  const Halo<Exec, S>& halo_;
+  Sums sums_;
+  CsrGraph<Mem> A_;
+  Kokkos::View<S*, Mem> values_;
+  Matrix mat_;
+  Vec v_ext_, ghosts_;
+  dcg_detail::GhostEntries<Mem> ghost_;
+  mutable double halo_s_ = 0;
+};
+
+// A: owned rows (A.num_rows = owned DOFs) over `num_cols` local columns; b and x: owned entries.
+// The sums go through `sums_device` (NCCL) where given, else through MPI. Every rank starts together.
+template <class Exec, class S>
+DistributedSolveResult distributed_solve(const Exec& exec, const Comm& comm, const Halo<Exec, S>& halo,
+                                         const DeviceComm* sums_device,
+                                         const CsrGraph<typename Exec::memory_space>& A, ordinal_t num_cols,
+                                         const Kokkos::View<S*, typename Exec::memory_space>& values,
+                                         const Kokkos::View<const S*, typename Exec::memory_space>& b,
+                                         const Kokkos::View<S*, typename Exec::memory_space>& x,
+                                         const SolverOptions& opts) {
+  using Device = Kokkos::Device<Exec, typename Exec::memory_space>;
+  DistributedSolveResult out;
+  const auto on = [&](const auto& sums) {
+    const DistributedCsrOperator<Exec, S, std::decay_t<decltype(sums)>> op(exec, halo, sums, A, num_cols,
+                                                                           values);
+    exec.fence();
+    comm.barrier();
+    out.solve = solve(exec, op, Kokkos::View<const S*, Device>(b), Kokkos::View<S*, Device>(x), opts);
+    out.halo_s = halo.device() ? -1.0 : op.halo_seconds();
   };
-  const auto apply = [&](const Vec&, const Vec& Av) {  // v is v_owned
-    held([&] { halo.start(v_ext, ghosts); });
-    KokkosSparse::spmv("N", S(1), mat, v_ext, S(0), Av);
-    held([&] { halo.finish(ghosts); });
-    if (ghost.rows.extent(0) > 0)  // on Exec's default instance, after the spmv and the halo
-      Kokkos::parallel_for(
-          "kfem::cg_ghost_columns", Kokkos::RangePolicy<Exec>(0, ghost.rows.extent(0)),
-          dcg_detail::AddGhostColumns<typename Exec::memory_space, S>{ghost, values, ghosts, Av});
-  };
-  const auto solve = [&](const auto& sums) {
-    return cg_detail::iterate(exec, apply, inv_diag, Kokkos::View<const S*, Device>(b), Vec(x), opts, sums,
-                              v_owned);
-  };
-  out.cg = sums_device ? solve(DeviceSums<Exec>(exec, *sums_device)) : solve(HostSums{comm});
-  out.cg.seconds = std::chrono::duration<double>(clock::now() - start).count();
-  if (halo.device()) out.halo_s = -1.0;
+  if (sums_device)
+    on(DeviceSums<Exec>(exec, *sums_device));
+  else
+    on(HostSums{comm});
   return out;
 }
 

@@ -25,7 +25,7 @@
 #include "kfem/problems/problem.hpp"
 #include "kfem/report/context.hpp"
 #include "kfem/report/timing.hpp"
-#include "kfem/solve/cg.hpp"
+#include "kfem/solve/solver.hpp"
 
 namespace kfem::pipeline {
 using nlohmann::json;
@@ -320,8 +320,9 @@ std::optional<ReferenceSolution> reference_solution(const Model&, const Settings
   ReferenceSolution ref;
   ref.tolerance = std::min(1e-12, deck.tolerance);
   const Kokkos::View<double*, Mem> u("kfem::reference_u", A.num_rows);
-  const CgResult cg =
-      conjugate_gradient(exec, A, vals, rhs, u, CgOptions{ref.tolerance, deck.max_iterations});
+  // Always CG (the registry's first solver), whichever solver the points use: the reference stays one.
+  const SolveResult cg =
+      solve_csr(exec, A, vals, false, rhs, u, SolverOptions{SolverId{}, ref.tolerance, deck.max_iterations});
   ref.u.assign(u.data(), u.data() + u.extent(0));
   ref.method =
       std::string(

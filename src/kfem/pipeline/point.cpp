@@ -22,7 +22,7 @@
 #include "kfem/problems/dirichlet.hpp"
 #include "kfem/report/stats.hpp"
 #include "kfem/report/timing.hpp"
-#include "kfem/solve/cg.hpp"
+#include "kfem/solve/solver.hpp"
 #include "kfem/sparsity/lower.hpp"
 
 namespace kfem::pipeline {
@@ -74,11 +74,11 @@ json time_spmv(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
   auto hx = Kokkos::create_mirror_view(x);
   for (ordinal_t i = 0; i < n; ++i) hx(i) = S(std::sin(0.37 * i + 1.0));  // no zeros, no pattern
   Kokkos::deep_copy(x, hx);
-  const auto apply = stiffness_operator<Exec>(A, values, lower);
+  const CsrOperator<Exec, S> A_op(A, values, lower);
   ScopedRegion r("kfem::spmv");
   const std::vector<double> samples = time_repeated(
       exec, settings.warmup, settings.repetitions,
-      [&] { Kokkos::deep_copy(exec, y, std::numeric_limits<S>::quiet_NaN()); }, [&] { apply(x, y); });
+      [&] { Kokkos::deep_copy(exec, y, std::numeric_limits<S>::quiet_NaN()); }, [&] { A_op.apply(x, y); });
   json out = {{"operator",
                lower ? "lower triangle, symmetric_spmv (y = (L + L^T - D) x)" : "full, Kokkos Kernels spmv"},
               {"samples_s", samples},
@@ -184,7 +184,7 @@ json point(const Exec& exec, const Model& model, const Settings& settings, const
       const double bc_s =
           time_fenced(exec, [&] { apply_dirichlet(exec, target, values, in.rhs, in.fixed, in.values); });
       std::vector<double> u;
-      const CgResult cg = detail::csr_cg(exec, target, values, in.rhs, lower, settings, u);
+      const SolveResult cg = detail::csr_solve(exec, target, values, in.rhs, lower, settings, u);
       out["solve"] = detail::solve_report(model, settings, req, cg, u, K ? &*K : nullptr);
       out["solve"]["dirichlet_s"] = bc_s;
       out["solve"]["memory"] =
@@ -213,7 +213,7 @@ namespace {
 // check_loaded let b through (a load on a free DOF, or a nonzero prescribed value), yet CG sees
 // ||b|| = 0, or its first step's p.Ap rounds to 0: b underflows in S against the stiffness' scale.
 // A problem CG cannot state, not a solve that failed: the command fails and writes nothing.
-void check_rhs_representable(const CgResult& cg, const BoundarySetup& bc, const PointRequest& req) {
+void check_rhs_representable(const SolveResult& cg, const BoundarySetup& bc, const PointRequest& req) {
   const bool first_step_underflows = cg.rhs_norm > 0 && std::isfinite(cg.rhs_norm) && cg.iterations == 0 &&
                                      !cg.converged && cg.curvature == 0;
   if (cg.rhs_norm != 0 && !first_step_underflows) return;  // NaN: a CG failure, said by the command
@@ -229,8 +229,8 @@ void check_rhs_representable(const CgResult& cg, const BoundarySetup& bc, const 
 }
 }  // namespace
 
-json solve_report(const Model& model, const Settings& settings, const PointRequest& req, const CgResult& cg,
-                  const std::vector<double>& u, const HostCsr<double>* K) {
+json solve_report(const Model& model, const Settings& settings, const PointRequest& req,
+                  const SolveResult& cg, const std::vector<double>& u, const HostCsr<double>* K) {
   const BoundarySetup& bc = *req.boundary;
   check_rhs_representable(cg, bc, req);
   json out = {{"problem", bc.name},
@@ -243,7 +243,12 @@ json solve_report(const Model& model, const Settings& settings, const PointReque
               {"cg_s_per_iteration", cg.iterations > 0 ? cg.seconds / cg.iterations : 0.0},
               {"cg_iteration_s", cg.iterations > 0 ? cg.iterations_seconds / cg.iterations : 0.0},
               {"cg_setup_s", cg.seconds - cg.iterations_seconds},
-              {"cg_recurrence", settings.single_reduction ? "single reduction" : "classic"},
+              {"cg_recurrence",
+               std::string(cg.method) == solver::CgSingleReduction::name ? "single reduction" : "classic"},
+              {"method", cg.method},
+              {"iterations", cg.iterations},
+              {"setup_s", cg.setup_seconds()},
+              {"time_to_solution_s", cg.seconds},
               {"tolerance", settings.tolerance}};
   out.update(solution_summary(model, settings, bc, u, K));
   if (req.reference) {  // max |u - u_ref| / max |u_ref|: entries near zero judged on the solution's scale

@@ -29,7 +29,7 @@
 #include "kfem/report/context.hpp"
 #include "kfem/report/stats.hpp"
 #include "kfem/report/timing.hpp"
-#include "kfem/solve/cg.hpp"
+#include "kfem/solve/solver.hpp"
 #include "kfem/sparsity/csr.hpp"
 
 namespace kfem::pipeline::detail {
@@ -99,36 +99,32 @@ SolveInputs<S, Mem> solve_inputs(const PointRequest& req) {
           to_device_vector<S, Mem>(bc.values, "kfem::fixed_values")};
 }
 
-// CG's options as the deck sets them (solver.*).
-inline CgOptions cg_options(const Settings& settings) {
-  CgOptions opts{settings.tolerance, settings.max_iterations};
-  opts.single_reduction = settings.single_reduction;
-  return opts;
+// The solver and its stopping rules as the deck sets them (solver.*).
+inline SolverOptions solver_options(const Settings& settings) {
+  return {settings.solver, settings.tolerance, settings.max_iterations};
 }
 
-// CG on a constrained CSR (full, or its lower triangle); u receives the solution.
+// The solver on a constrained CSR (full, or its lower triangle); u receives the solution.
 template <class Exec, class S>
-CgResult csr_cg(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
-                const Kokkos::View<S*, typename Exec::memory_space>& values,
-                const Kokkos::View<S*, typename Exec::memory_space>& rhs, bool lower,
-                const Settings& settings, std::vector<double>& u) {
+SolveResult csr_solve(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
+                      const Kokkos::View<S*, typename Exec::memory_space>& values,
+                      const Kokkos::View<S*, typename Exec::memory_space>& rhs, bool lower,
+                      const Settings& settings, std::vector<double>& u) {
   const Kokkos::View<S*, typename Exec::memory_space> x("kfem::u", A.num_rows);
-  CgOptions opts = cg_options(settings);
-  opts.symmetric_storage = lower;  // y = (L + L^T - D) x on the lower triangle
-  const CgResult cg = conjugate_gradient(exec, A, values, rhs, x, opts);
+  const SolveResult res = solve_csr(exec, A, values, lower, rhs, x, solver_options(settings));
   u = to_host_vector(x);
-  return cg;
+  return res;
 }
 
 // Device bytes of an assembled CSR: values, pattern (row map + columns) and the target's index.
 nlohmann::json csr_memory(const Model& model, std::int64_t nnz, ordinal_t rows, int scalar_bytes,
                           double index_bytes_per_element);
 
-// What every solve reports, whichever operator: the problem, CG's iterations and times, the
+// What every solve reports, whichever operator: the problem, the solver's iterations and times, the
 // problem's read-outs (solution_summary, K: the full matrix before constraints or null), the
 // difference to req.reference; writes output.export_solution when req.exports.
 nlohmann::json solve_report(const Model& model, const Settings& settings, const PointRequest& req,
-                            const CgResult& cg, const std::vector<double>& u, const HostCsr<double>* K);
+                            const SolveResult& cg, const std::vector<double>& u, const HostCsr<double>* K);
 
 // The point of race acoo (point_acoo.cpp).
 nlohmann::json acoo_point(const Model& model, const Settings& settings, const PointRequest& req,

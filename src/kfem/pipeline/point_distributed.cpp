@@ -243,10 +243,10 @@ json distributed(const Exec& exec, const parallel::Comm& comm, const Model& glob
     const ordinal_t local_cols = C * ordinal_t(part.nodes.size());
     const Kokkos::View<S*, Mem> x("kfem::u", n_owned);
     const Kokkos::View<const S*, Mem> b = Kokkos::subview(rhs, Kokkos::make_pair(ordinal_t(0), n_owned));
-    const auto res = parallel::distributed_conjugate_gradient(
-        exec, comm, halo, sums_via == Transport::nccl ? &*nccl : nullptr, owned, local_cols, owned_values, b,
-        x, cg_options(settings));
-    mine.cg_s = res.cg.seconds, mine.halo_s = res.halo_s;
+    const auto res =
+        parallel::distributed_solve(exec, comm, halo, sums_via == Transport::nccl ? &*nccl : nullptr, owned,
+                                    local_cols, owned_values, b, x, solver_options(settings));
+    mine.cg_s = res.solve.seconds, mine.halo_s = res.halo_s;
     mine.halo_exchange_s = parallel::time_halo_exchange(exec, comm, halo, local_cols);
     mine.sum_s = parallel::time_sum(exec, comm, sums_via == Transport::nccl ? &*nccl : nullptr, x);
     mine.bytes_sent = double(halo.bytes_sent()), mine.bytes_received = double(halo.bytes_received());
@@ -256,7 +256,7 @@ json distributed(const Exec& exec, const parallel::Comm& comm, const Model& glob
     const std::vector<double> u = gather_vector(comm, part, C, to_host_vector(x), global_rows);
     if (root) {
       const std::optional<HostCsr<double>> K = full_matrix(got, false);
-      out["solve"] = solve_report(global, settings, req, res.cg, u, K ? &*K : nullptr);
+      out["solve"] = solve_report(global, settings, req, res.solve, u, K ? &*K : nullptr);
       out["solve"]["dirichlet_s"] = comm.max(mine.dirichlet_s);
       out["solve"]["memory"] =
           csr_memory(global, nnz, global_rows, sizeof(S), assembler->index_bytes_per_element());

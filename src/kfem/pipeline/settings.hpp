@@ -8,6 +8,7 @@
 
 #include "kfem/mesh/box.hpp"
 #include "kfem/mesh/renumber.hpp"
+#include "kfem/solve/solve_types.hpp"
 
 namespace kfem::pipeline {
 // A mesh as a run names it: a generator's box, amorim's capacitor, or a Gmsh file.
@@ -47,10 +48,10 @@ struct Settings {
   std::vector<DirichletSpec> dirichlet;                  // named node sets, in the given order
   double capacitor_width = 8.0, capacitor_height = 4.0;  // the capacitor's air box [in]
   double capacitor_triangles = 2.0e4;                    // the capacitor mesher's size knob
-  double tolerance = 1e-8;                               // CG's relative residual
+  SolverId solver{};                                     // solver.method (solve/solver.hpp's registry)
+  double tolerance = 1e-8;                               // the solver's relative residual
   int max_iterations = 20000;
-  bool single_reduction = false;  // CG's Chronopoulos-Gear recurrence (CgOptions::single_reduction)
-  long verify_limit = 3000000;    // elements above which the host oracle is skipped (reported as such)
+  long verify_limit = 3000000;  // elements above which the host oracle is skipped (reported as such)
   VerifyMethod verify = VerifyMethod::products;
   // How a point sets up, assembles and is timed (inputs/README.md: assembly.*, bench.*, output.*).
   std::string coloring = "greedy";       // greedy | device

@@ -1,7 +1,7 @@
-// The CSR solver's one instantiation per enabled space and scalar (cg.hpp).
-#include "kfem/solve/cg.hpp"
+// The CSR solve's one instantiation per enabled space and scalar (solver.hpp).
+#include "kfem/solve/solver.hpp"
 
 namespace kfem {
-#define KFEM_CG_DEFINITIONS(Exec) KFEM_CG(, Exec)
-KFEM_FOR_EACH_EXEC_SPACE(KFEM_CG_DEFINITIONS)
+#define KFEM_CSR_SOLVE_DEFINITIONS(Exec) KFEM_CSR_SOLVE(, Exec)
+KFEM_FOR_EACH_EXEC_SPACE(KFEM_CSR_SOLVE_DEFINITIONS)
 }  // namespace kfem

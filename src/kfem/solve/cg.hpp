@@ -1,6 +1,7 @@
-// Jacobi-preconditioned conjugate gradients on Kokkos Kernels (spmv + BLAS-1) for the constrained
-// stiffness, stored in full or as its lower triangle (symmetric_spmv), and the tip-deflection
-// read-out of the cantilever solution.
+// The conjugate-gradient solvers of the solver axis (solver.hpp), two recurrences of Jacobi-
+// preconditioned CG written once for every operator: cg (classic, two waits a step) and
+// cg-single-reduction (Chronopoulos and Gear, one). Also the operator of CSR storage, full or its
+// lower triangle (symmetric_spmv).
 #pragma once
 #include <KokkosBlas1_axpby.hpp>
 #include <KokkosSparse_CrsMatrix.hpp>
@@ -10,41 +11,16 @@
 #include <chrono>
 #include <cmath>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "kfem/core/exec_spaces.hpp"
 #include "kfem/core/types.hpp"
+#include "kfem/solve/solve_types.hpp"
 #include "kfem/solve/symmetric_spmv.hpp"
 #include "kfem/sparsity/csr.hpp"
 
 namespace kfem {
-struct CgOptions {
-  double tolerance = 1e-8;  // on ||b - A x||_2 / ||b||_2
-  int max_iterations = 10000;
-  // The graph and values hold only the lower triangle (columns <= row, sorted, diagonal present)
-  // of the symmetric matrix, applied with symmetric_spmv instead of a full Kokkos Kernels spmv.
-  bool symmetric_storage = false;
-  // Chronopoulos and Gear's single-reduction CG: the three scalars of a step (r.r, r.u and u.Au)
-  // summed in one reduction, so a step waits for the device (and, across ranks, for one message)
-  // once instead of twice, for one more vector update (A p carried as s = w + beta s). The same
-  // iterates in exact arithmetic; rounding differs.
-  bool single_reduction = false;
-};
-
-struct CgResult {
-  int iterations = 0;
-  double relative_residual = 0;  // ||r||_2 / ||b||_2 of the recurrence residual (0 when b = 0)
-  double seconds = 0;            // fenced wall time of the whole solve, set-up included
-  // of seconds: the iterations alone, from the first residual's sums (the host has waited for them)
-  // to the last, fenced. The rest is the solve's set-up (the diagonal, the operator's tables, the
-  // first residual and, single-reduction, its product), paid once however many iterations follow.
-  double iterations_seconds = 0;
-  bool converged = false;
-  // What a caller needs to say why CG failed: ||b||_2 as computed (0 for b = 0, or when the squares
-  // of its entries underflow) and the last step's p.Ap (<= 0 or NaN: the step that stopped it).
-  double rhs_norm = 0;
-  double curvature = 0;
-};
-
 namespace cg_detail {
 // A named functor, not a KOKKOS_LAMBDA (see core/fill.hpp).
 template <class Mem, class S, class Inv>
@@ -78,10 +54,6 @@ struct Partials {
   KOKKOS_INLINE_FUNCTION Partials& operator+=(const Partials& o) {
     for (int k = 0; k < K; ++k) v[k] += o.v[k];
     return *this;
-  }
-  // Kokkos 3.4's Sum joins through volatile references (4.x through plain ones)
-  KOKKOS_INLINE_FUNCTION void operator+=(const volatile Partials& o) volatile {
-    for (int k = 0; k < K; ++k) v[k] += o.v[k];
   }
 };
 }  // namespace cg_detail
@@ -155,8 +127,8 @@ Vec uninitialized(const std::string& label, std::size_t n) {
 // A recurrence's result once its last kernels are done: the iterations' fenced time (from `loop`,
 // after the first residual's sums) and the residual's norm relative to ||b||.
 template <class Exec>
-CgResult finished(const Exec& exec, CgResult res, std::chrono::steady_clock::time_point loop, double bnorm,
-                  double rnorm) {
+SolveResult finished(const Exec& exec, SolveResult res, std::chrono::steady_clock::time_point loop,
+                     double bnorm, double rnorm) {
   Exec().fence();
   exec.fence();
   res.iterations_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loop).count();
@@ -168,8 +140,8 @@ CgResult finished(const Exec& exec, CgResult res, std::chrono::steady_clock::tim
 // The classic Jacobi-CG recurrence (iterate's below). Two waits per iteration: p.Ap, and r.r with
 // r.z (fused with the x, r and z updates). The operator reads p.
 template <class Exec, class Vec, class ConstVec, class Apply, class Reduce>
-CgResult iterate_classic(const Exec& exec, const Apply& apply, const Vec& inv_diag, const ConstVec& b,
-                         const Vec& x, const CgOptions& opts, const Reduce& reduce, Vec p) {
+SolveResult iterate_classic(const Exec& exec, const Apply& apply, const Vec& inv_diag, const ConstVec& b,
+                            const Vec& x, const SolverOptions& opts, const Reduce& reduce, Vec p) {
   using S = typename Vec::non_const_value_type;
   using Mem = typename Vec::memory_space;
   using In = Kokkos::View<const S*, typename Vec::device_type>;
@@ -190,7 +162,7 @@ CgResult iterate_classic(const Exec& exec, const Apply& apply, const Vec& inv_di
                             Kokkos::Sum<Partials<2>, Mem>(rr_rz));
     return reduce.total(rr_rz);
   };
-  CgResult res;
+  SolveResult res;
   auto sums = advance(S(0), false);  // r = b: z = D^-1 b, ||b||^2 and b.z
   const auto loop = std::chrono::steady_clock::now();
   const double bnorm = std::sqrt(sums[0]);
@@ -252,13 +224,13 @@ struct SingleReductionDots {
   }
 };
 
-// Chronopoulos and Gear's recurrence (CgOptions::single_reduction). One wait per iteration: the
+// Chronopoulos and Gear's recurrence (solver::CgSingleReduction). One wait per iteration: the
 // step's vector work, w = A u, then r.r, r.u and u.Au together. p.Ap, which the classic recurrence
 // sums, follows from them: p.Ap = u.Au - beta r.u / alpha_before. The operator reads u.
 template <class Exec, class Vec, class ConstVec, class Apply, class Reduce>
-CgResult iterate_single_reduction(const Exec& exec, const Apply& apply, const Vec& inv_diag,
-                                  const ConstVec& b, const Vec& x, const CgOptions& opts,
-                                  const Reduce& reduce, Vec u) {
+SolveResult iterate_single_reduction(const Exec& exec, const Apply& apply, const Vec& inv_diag,
+                                     const ConstVec& b, const Vec& x, const SolverOptions& opts,
+                                     const Reduce& reduce, Vec u) {
   using S = typename Vec::non_const_value_type;
   using Mem = typename Vec::memory_space;
   using In = Kokkos::View<const S*, typename Vec::device_type>;
@@ -279,7 +251,7 @@ CgResult iterate_single_reduction(const Exec& exec, const Apply& apply, const Ve
                             SingleReductionDots<In>{r, u, w}, Kokkos::Sum<Partials<3>, Mem>(part));
     return reduce.total(part);
   };
-  CgResult res;
+  SolveResult res;
   auto d = sums();  // r = b: ||b||^2, b.u and u.Au
   const auto loop = std::chrono::steady_clock::now();
   const double bnorm = std::sqrt(d[0]);
@@ -304,130 +276,111 @@ CgResult iterate_single_reduction(const Exec& exec, const Apply& apply, const Ve
   return finished(exec, res, loop, bnorm, rnorm);
 }
 
-// The Jacobi-CG recurrence, written once for every operator: apply(v, Av) sets Av = A v on Exec's
-// default instance, where the kernels here and Kokkos Kernels' calls run too; reduce.total makes
-// the partial sums global. `operand` is the storage of the vector the operator reads (p, or u with
-// opts.single_reduction; n entries), for an operator that wants it inside a vector of its own (the
-// distributed halo vector); given none, it is allocated.
-template <class Exec, class Vec, class ConstVec, class Apply, class Reduce = LocalReductions>
-CgResult iterate(const Exec& exec, const Apply& apply, const Vec& inv_diag, const ConstVec& b, const Vec& x,
-                 const CgOptions& opts, const Reduce& reduce = {}, Vec operand = {}) {
-  return opts.single_reduction ? iterate_single_reduction(exec, apply, inv_diag, b, x, opts, reduce, operand)
-                               : iterate_classic(exec, apply, inv_diag, b, x, opts, reduce, operand);
+// The operator contract's optional hooks (solver.hpp), with their defaults: the partial sums made
+// global by reduce() (default: this rank's are the totals), and operand(), the storage of the vector
+// the operator reads (p, or u in the single-reduction recurrence; default: allocated here) for an
+// operator that wants it inside a vector of its own (the distributed halo vector).
+template <class Op, class = void>
+struct has_reduce : std::false_type {};
+template <class Op>
+struct has_reduce<Op, std::void_t<decltype(std::declval<const Op&>().reduce())>> : std::true_type {};
+template <class Op, class = void>
+struct has_operand : std::false_type {};
+template <class Op>
+struct has_operand<Op, std::void_t<decltype(std::declval<const Op&>().operand())>> : std::true_type {};
+
+// A solve of A x = b with one of the recurrences, timed from the preconditioner's set-up on.
+template <bool SingleReduction, class Exec, class Op>
+SolveResult run(
+    const Exec& exec, const Op& A,
+    const Kokkos::View<const typename Op::Vec::non_const_value_type*, typename Op::Vec::device_type>& b,
+    const typename Op::Vec& x, const SolverOptions& opts) {
+  using Vec = typename Op::Vec;
+  exec.fence();
+  const auto start = std::chrono::steady_clock::now();
+  const Vec inv_diag = uninitialized<Vec>("kfem::cg_inv_diag", x.extent(0));
+  A.inverse_diagonal(exec, inv_diag);
+  const auto apply = [&A](const Vec& v, const Vec& Av) { A.apply(v, Av); };
+  const auto reduce = [&A] {
+    if constexpr (has_reduce<Op>::value)
+      return A.reduce();
+    else
+      return LocalReductions{};
+  }();
+  Vec operand;
+  if constexpr (has_operand<Op>::value) operand = A.operand();
+  SolveResult res = SingleReduction
+                        ? iterate_single_reduction(exec, apply, inv_diag, b, x, opts, reduce, operand)
+                        : iterate_classic(exec, apply, inv_diag, b, x, opts, reduce, operand);
+  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return res;
 }
 }  // namespace cg_detail
 
-// y = A x for the stiffness stored in full (Kokkos Kernels spmv) or as its lower triangle
-// (symmetric_spmv). Both run on Exec's default instance: Kokkos Kernels 3.4 takes no instance.
+// The operator of CSR storage (solver.hpp's contract): y = A x for the matrix stored in full
+// (Kokkos Kernels' spmv) or as its lower triangle (symmetric_spmv, lower = true; A and values then
+// hold columns <= row, sorted, diagonal present). Both run on Exec's default instance.
 template <class Exec, class S>
-class StiffnessOperator {
+class CsrOperator {
  public:
   using Mem = typename Exec::memory_space;
   using Device = Kokkos::Device<Exec, Mem>;
   using Vec = Kokkos::View<S*, Device>;
-  StiffnessOperator(const CsrGraph<Mem>& A, const Kokkos::View<S*, Mem>& values, bool symmetric_storage);
-  void operator()(const Vec& x, const Vec& y) const;
+  CsrOperator(const CsrGraph<Mem>& A, const Kokkos::View<S*, Mem>& values, bool lower);
+  void apply(const Vec& x, const Vec& y) const;
+  // d(r) = 1 / A(r, r); 1 where the diagonal is 0, so the preconditioner stays finite.
+  void inverse_diagonal(const Exec& exec, const Vec& d) const {
+    cg_detail::inverse_diagonal(exec, A_, values_, d);
+  }
 
  private:
   using Matrix = KokkosSparse::CrsMatrix<S, ordinal_t, Device, void, offset_t>;
   CsrGraph<Mem> A_;
   Kokkos::View<S*, Mem> values_;
-  bool symmetric_storage_;
+  bool lower_;
   Matrix mat_;
 };
 
 template <class Exec, class S>
-StiffnessOperator<Exec, S> stiffness_operator(const CsrGraph<typename Exec::memory_space>& A,
-                                              const Kokkos::View<S*, typename Exec::memory_space>& values,
-                                              bool symmetric_storage) {
-  return {A, values, symmetric_storage};
-}
-
-template <class Exec, class S>
-StiffnessOperator<Exec, S>::StiffnessOperator(const CsrGraph<Mem>& A, const Kokkos::View<S*, Mem>& values,
-                                              bool symmetric_storage)
+CsrOperator<Exec, S>::CsrOperator(const CsrGraph<Mem>& A, const Kokkos::View<S*, Mem>& values, bool lower)
     : A_(A),
       values_(values),
-      symmetric_storage_(symmetric_storage),
-      mat_(symmetric_storage ? Matrix()
-                             : Matrix("kfem::matrix", A.num_rows, values,
-                                      typename Matrix::StaticCrsGraphType(A.cols, A.row_map))) {}
+      lower_(lower),
+      mat_(lower ? Matrix()
+                 : Matrix("kfem::matrix", A.num_rows, values,
+                          typename Matrix::StaticCrsGraphType(A.cols, A.row_map))) {}
 
 template <class Exec, class S>
-void StiffnessOperator<Exec, S>::operator()(const Vec& x, const Vec& y) const {
-  if (symmetric_storage_)
+void CsrOperator<Exec, S>::apply(const Vec& x, const Vec& y) const {
+  if (lower_)
     symmetric_spmv(Exec(), A_, values_, x, y);
   else
     KokkosSparse::spmv("N", S(1), mat_, x, S(0), y);
 }
 
-// Solves A x = b (A symmetric positive definite on the given pattern) from x = 0, stopping when
-// ||r||_2 <= tolerance ||b||_2, after max_iterations, or on a non-positive curvature p.Ap (then
-// converged = false). x must have num_rows entries; A, values, b are only read. With
-// opts.symmetric_storage, A and values are the lower triangle (see CgOptions).
-template <class Exec, class S>
-CgResult conjugate_gradient(
-    const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
-    const Kokkos::View<S*, typename Exec::memory_space>& values,
-    const solve_detail::nondeduced_t<Kokkos::View<const S*, typename Exec::memory_space>>& b,
-    const Kokkos::View<S*, typename Exec::memory_space>& x, const CgOptions& opts) {
-  // Everything is typed on Device<Exec, Mem>: Kokkos Kernels 3.4 takes no execution-space instance
-  // and launches on the view's execution space, which for a bare HostSpace view would be OpenMP
-  // even when Exec is Serial.
-  using Device = Kokkos::Device<Exec, typename Exec::memory_space>;
-  using Vec = Kokkos::View<S*, Device>;
-  const ordinal_t n = A.num_rows;
-
-  exec.fence();
-  const auto start = std::chrono::steady_clock::now();
-  const Vec inv_diag(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::cg_inv_diag"), n);
-  cg_detail::inverse_diagonal(exec, A, values, inv_diag);
-  const Kokkos::View<const S*, Device> bd = b;
-  CgResult res = cg_detail::iterate(exec, stiffness_operator<Exec>(A, values, opts.symmetric_storage),
-                                    inv_diag, bd, Vec(x), opts);
-  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return res;
-}
-
-// Compiled once, in cg.cpp, for every enabled space in float and double: Kokkos Kernels' spmv and
-// BLAS-1 are the heaviest templates a caller would otherwise instantiate again. Other spaces (the
-// host reference solve runs on Serial even where KFEM_BACKENDS leaves it out) instantiate as usual.
-// KFEM_CG(EXTERN, Exec): the declarations (EXTERN = extern) or definitions of both scalars.
-#define KFEM_CG_SCALAR(EXTERN, Exec, S)                                                               \
-  EXTERN template class StiffnessOperator<Exec, S>;                                                   \
-  EXTERN template CgResult conjugate_gradient<Exec, S>(                                               \
-      const Exec&, const CsrGraph<Exec::memory_space>&, const Kokkos::View<S*, Exec::memory_space>&,  \
-      const Kokkos::View<const S*, Exec::memory_space>&, const Kokkos::View<S*, Exec::memory_space>&, \
-      const CgOptions&);
-#define KFEM_CG(EXTERN, Exec) KFEM_CG_SCALAR(EXTERN, Exec, double) KFEM_CG_SCALAR(EXTERN, Exec, float)
-#define KFEM_EXTERN_CG(Exec) KFEM_CG(extern, Exec)
-KFEM_FOR_EACH_EXEC_SPACE(KFEM_EXTERN_CG)
-#undef KFEM_EXTERN_CG
-
-namespace cg_detail {
-// A named functor, not a KOKKOS_LAMBDA: several tests instantiate it (scripts/check-kernel-lambdas).
-template <class U, class Nodes>
-struct TipSum {
-  U u;
-  Nodes tip_nodes;
-  KOKKOS_INLINE_FUNCTION void operator()(std::size_t i, double& s) const {
-    s += double(u(dofs_per_node * tip_nodes(i) + 2));
+namespace solver {
+// One of the two recurrences as a solver's solve (the method name is set by kfem::solve).
+template <bool SingleReduction>
+struct CgRecurrence {
+  template <class Exec, class Op, class ConstVec>
+  static SolveResult solve(const Exec& exec, const Op& A, const ConstVec& b, const typename Op::Vec& x,
+                           const SolverOptions& opts) {
+    return cg_detail::run<SingleReduction>(exec, A, b, x, opts);
   }
 };
-}  // namespace cg_detail
+// Jacobi-preconditioned CG, the classic recurrence: two waits a step (p.Ap; r.r with r.z). Stops when
+// ||r||_2 <= tolerance ||b||_2, after max_iterations, or on a non-positive curvature p.Ap.
+struct Cg : CgRecurrence<false> {
+  static constexpr const char* name = "cg";
+  static constexpr const char* help = "Jacobi-preconditioned conjugate gradients, two reductions a step";
+};
+// Chronopoulos and Gear's single-reduction CG: the three scalars of a step summed in one reduction,
+// so a step waits for the device (and, across ranks, for one message) once instead of twice, for one
+// more vector update. The same iterates as cg in exact arithmetic; rounding differs.
+struct CgSingleReduction : CgRecurrence<true> {
+  static constexpr const char* name = "cg-single-reduction";
+  static constexpr const char* help = "Chronopoulos-Gear conjugate gradients, one reduction a step";
+};
+}  // namespace solver
 
-// Mean u_z over the tip nodes, signed: negative for the cantilever, whose load points in -z.
-// S may be const-qualified, so both View<double*> and View<const double*> are accepted.
-template <class Exec, class S>
-double tip_deflection(const Exec& exec, const Kokkos::View<S*, typename Exec::memory_space>& u,
-                      const Kokkos::View<const ordinal_t*, typename Exec::memory_space>& tip_nodes) {
-  const std::size_t count = tip_nodes.extent(0);
-  if (count == 0) return 0.0;
-  double sum = 0;
-  using Mem = typename Exec::memory_space;
-  Kokkos::parallel_reduce(
-      "kfem::tip_deflection", Kokkos::RangePolicy<Exec>(exec, 0, count),
-      cg_detail::TipSum<Kokkos::View<S*, Mem>, Kokkos::View<const ordinal_t*, Mem>>{u, tip_nodes}, sum);
-  return sum / double(count);
-}
 }  // namespace kfem

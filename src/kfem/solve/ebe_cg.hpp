@@ -1,12 +1,11 @@
-// Jacobi-preconditioned CG with an element-by-element operator (ebe_operator.hpp) in place of the
-// CSR matrix: the same recurrence (cg_detail::iterate), the diagonal summed element by element.
+// The element-by-element operators (ebe_operator.hpp) as solve operators (solver.hpp's contract):
+// products element by element in place of the CSR matrix, the diagonal summed element by element.
 #pragma once
 #include <Kokkos_Core.hpp>
-#include <chrono>
 
 #include "kfem/core/types.hpp"
-#include "kfem/solve/cg.hpp"
 #include "kfem/solve/ebe_operator.hpp"
+#include "kfem/solve/solver.hpp"
 
 namespace kfem {
 namespace ebe_detail {
@@ -21,39 +20,44 @@ struct Invert {
 };
 }  // namespace ebe_detail
 
-// Solves A x = b, A the operator's constrained matrix (apply its Dirichlet conditions to b first),
-// from x = 0, with the stopping rules of the CSR conjugate_gradient (opts.symmetric_storage is
-// irrelevant here). Products run on Exec's default instance, where cg_detail::iterate's Kokkos
-// Kernels calls run too; seconds include the diagonal set-up.
+// An EbeOperator (its Dirichlet conditions applied first) seen through the solve contract. Products
+// run on Exec's default instance, where the solvers' Kokkos Kernels calls run too; vectors are typed
+// on Device<Exec, Mem>, as the CSR operator's, so Kokkos Kernels launches on Exec.
 template <class Exec, class S>
-CgResult conjugate_gradient(
+class EbeSolveOperator {
+ public:
+  using Vec = Kokkos::View<S*, Kokkos::Device<Exec, typename Exec::memory_space>>;
+  explicit EbeSolveOperator(const EbeOperator<Exec, S>& A) : A_(A) {}
+  void apply(const Vec& x, const Vec& y) const { A_.apply(Exec(), x, y); }
+  void inverse_diagonal(const Exec& exec, const Vec& d) const {
+    A_.diagonal(exec, d);
+    Kokkos::parallel_for("kfem::ebe_cg_inverse_diagonal", Kokkos::RangePolicy<Exec>(exec, 0, A_.num_dofs()),
+                         ebe_detail::Invert<Vec>{d});
+  }
+
+ private:
+  const EbeOperator<Exec, S>& A_;
+};
+
+// A solve with an element-by-element operator, compiled once in ebe_cg.cpp for every enabled space
+// in float and double (as solve_csr); other spaces instantiate as usual.
+template <class Exec, class S>
+SolveResult solve_ebe(
     const Exec& exec, const EbeOperator<Exec, S>& A,
     const solve_detail::nondeduced_t<Kokkos::View<const S*, typename Exec::memory_space>>& b,
-    const Kokkos::View<S*, typename Exec::memory_space>& x, const CgOptions& opts) {
-  // Typed on Device<Exec, Mem> as in the CSR solver, so Kokkos Kernels launches on Exec.
-  using Device = Kokkos::Device<Exec, typename Exec::memory_space>;
-  using Vec = Kokkos::View<S*, Device>;
-  exec.fence();
-  const auto start = std::chrono::steady_clock::now();
-  const Vec inv_diag(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::cg_inv_diag"), A.num_dofs());
-  A.diagonal(exec, inv_diag);
-  Kokkos::parallel_for("kfem::ebe_cg_inverse_diagonal", Kokkos::RangePolicy<Exec>(exec, 0, A.num_dofs()),
-                       ebe_detail::Invert<Vec>{inv_diag});
-  const auto apply = [&A](const Vec& p, const Vec& Ap) { A.apply(Exec(), p, Ap); };
-  CgResult res = cg_detail::iterate(exec, apply, inv_diag, Kokkos::View<const S*, Device>(b), Vec(x), opts);
-  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return res;
+    const Kokkos::View<S*, typename Exec::memory_space>& x, const SolverOptions& opts) {
+  using Op = EbeSolveOperator<Exec, S>;
+  return solve(exec, Op(A), Kokkos::View<const S*, typename Op::Vec::device_type>(b), typename Op::Vec(x),
+               opts);
 }
 
-// Compiled once, in ebe_cg.cpp, for every enabled space in float and double (as cg.hpp's solver);
-// other spaces instantiate as usual.
-#define KFEM_EBE_CG_SCALAR(EXTERN, Exec, S)                                                        \
-  EXTERN template CgResult conjugate_gradient<Exec, S>(                                            \
+#define KFEM_EBE_SOLVE_SCALAR(EXTERN, Exec, S)                                                     \
+  EXTERN template SolveResult solve_ebe<Exec, S>(                                                  \
       const Exec&, const EbeOperator<Exec, S>&, const Kokkos::View<const S*, Exec::memory_space>&, \
-      const Kokkos::View<S*, Exec::memory_space>&, const CgOptions&);
-#define KFEM_EBE_CG(EXTERN, Exec) \
-  KFEM_EBE_CG_SCALAR(EXTERN, Exec, double) KFEM_EBE_CG_SCALAR(EXTERN, Exec, float)
-#define KFEM_EXTERN_EBE_CG(Exec) KFEM_EBE_CG(extern, Exec)
-KFEM_FOR_EACH_EXEC_SPACE(KFEM_EXTERN_EBE_CG)
-#undef KFEM_EXTERN_EBE_CG
+      const Kokkos::View<S*, Exec::memory_space>&, const SolverOptions&);
+#define KFEM_EBE_SOLVE(EXTERN, Exec) \
+  KFEM_EBE_SOLVE_SCALAR(EXTERN, Exec, double) KFEM_EBE_SOLVE_SCALAR(EXTERN, Exec, float)
+#define KFEM_EXTERN_EBE_SOLVE(Exec) KFEM_EBE_SOLVE(extern, Exec)
+KFEM_FOR_EACH_EXEC_SPACE(KFEM_EXTERN_EBE_SOLVE)
+#undef KFEM_EXTERN_EBE_SOLVE
 }  // namespace kfem

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "kfem/assembly/lanes.hpp"
+#include "kfem/core/backends.hpp"
 #include "kfem/report/context.hpp"
 #include "model.hpp"
 #include "names.hpp"
@@ -70,10 +70,6 @@ void print_parameter_table(const json& points, const std::string& scalar, const 
     fmt::print("\n");
   }
 }
-
-bool device_backend_name(const std::string& backend) {
-  return (backend == "default" || backend == "cuda") && !on_host<Kokkos::DefaultExecutionSpace>;
-}
 }  // namespace
 
 int bench_stages(const Deck& deck, const std::string& out_dir) {
@@ -99,7 +95,7 @@ int bench_stages(const Deck& deck, const std::string& out_dir) {
       const StageOracle oracle = make_stage_oracle(model, deck);
       for (const auto& sc : deck.scalars)
         for (const auto& mn : deck.mappings) {
-          PointRequest req{mapping_from_name(mn, device_backend_name(deck.backend), model.mesh.cell),
+          PointRequest req{mapping_from_name(mn, is_device_backend(deck.backend), model.mesh.cell),
                            RaceKind::colored, TargetKind::index, sc, deck.backend};
           json res = run_stages_point(model, deck, req, oracle);
           res["mesh"] = model.info;

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "kfem/core/backends.hpp"
 #include "kfem/core/error.hpp"
 #include "kfem/mesh/box.hpp"
 #include "kfem/mesh/gmsh.hpp"
@@ -40,15 +41,6 @@ double process_seconds() {
   return std::chrono::duration<double>(clock::now() - process_start).count();
 }
 
-bool device_backend(const std::string& backend) {
-#if defined(KOKKOS_ENABLE_CUDA)
-  return backend == "default" || backend == "cuda";
-#else
-  (void)backend;
-  return false;
-#endif
-}
-
 // "csr", "ebe-v1, colored", ...
 std::string operator_label(const json& solve) {
   std::string l = solve["operator"].get<std::string>();
@@ -73,33 +65,6 @@ void print_acoo(const json& a) {
       "({:.2f}x)\n",
       fmt_time(g["graph_s"]), fmt_time(g["element_data_s"]), fmt_time(g["assembly"]["stats"]["median"]),
       fmt_time(g["total_s"]), fmt_time(g["acoo_total_s"]), g["acoo_speedup"].get<double>());
-}
-
-// mapping auto: what won, against what, on what sample; or that the cache answered.
-void print_tuner(const json& t) {
-  if (t["source"] == "cache") {
-    fmt::print("  tuner         {} x {} from the cache {} (tuned {} on {}; --retune times again)\n",
-               t["mapping"].get<std::string>(), t["race"].get<std::string>(), t["cache"].get<std::string>(),
-               t["tuned_at"].get<std::string>(), t["sample"].get<std::string>());
-    return;
-  }
-  const std::string chosen = t["mapping"].get<std::string>() + " x " + t["race"].get<std::string>();
-  std::vector<std::pair<double, std::string>> others;  // the verified runners-up, fastest first
-  std::size_t verified = 0;
-  for (const json& c : t["candidates"]) {
-    if (c["verification"] != "passed") continue;
-    ++verified;
-    const std::string name = c["mapping"].get<std::string>() + " x " + c["race"].get<std::string>();
-    if (name != chosen) others.emplace_back(c["median_s"].get<double>(), name);
-  }
-  std::sort(others.begin(), others.end());
-  fmt::print(
-      "  tuner         {}: the fastest of {} verified candidates ({} timed) on {}: {}{}; cached in {}\n",
-      chosen, verified, t["candidates"].size(), t["sample"].get<std::string>(),
-      fmt_time(t["median_s"].get<double>()),
-      others.empty() ? ""
-                     : fmt::format(" (next {} {})", others.front().second, fmt_time(others.front().first)),
-      t["cache"].get<std::string>());
 }
 
 // A distributed point: set-up, every rank's share and times, the imbalance and the halo traffic.
@@ -231,7 +196,7 @@ PointRequest request(const Deck& deck, const Model& model, const std::string& ma
   if (mapping == "auto")
     throw InputError(
         "mapping auto picks one strategy for kfem run; bench and verify compare the mappings named");
-  const bool dev = device_backend(deck.backend);
+  const bool dev = is_device_backend(deck.backend);
   const bool acoo = is_acoo_race(race);
   const bool element_race = !acoo && race != "default" && race_from_name(race, dev) != RaceKind::none;
   PointRequest req{mapping_from_name(mapping, dev, model.mesh.cell, element_race),

@@ -62,7 +62,7 @@ std::vector<Row> mapping_rows() {
             entry_families<decltype(m)>(),
             decltype(m)::help(),
             {},
-            owner_computes<M>::value};
+            MappingTraits<M>::owner_computes};
     for_each_entry<RaceRegistry>([&](auto r) {
       if (pairs_with<M, typename decltype(r)::type>) row.pairs.emplace_back(decltype(r)::name());
     });
@@ -133,7 +133,8 @@ std::vector<std::string> mapping_names() {
 std::vector<std::string> block_mapping_names() {
   std::vector<std::string> out;
   for_each_entry<MappingRegistry>([&](auto m) {
-    if (has_symmetric_blocks<typename decltype(m)::type>::value) out.emplace_back(decltype(m)::name());
+    if (MappingTraits<typename decltype(m)::type>::has_symmetric_blocks)
+      out.emplace_back(decltype(m)::name());
   });
   return out;
 }

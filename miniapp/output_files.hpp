@@ -120,8 +120,8 @@ inline fs::path identity(const std::string& p) {
 // The output files of one command. The constructor checks every one before any work starts (its
 // folder exists and takes new files, it is not a directory, FIFO, device or symbolic link, not an input
 // nor another output; the bench folder is a directory or is created) and throws InputError
-// "WHAT 'PATH': PROBLEM". Writers write temp(path) (".NAME.kfem-tmp-PID" next to it); commit()
-// renames them all into place when the command has finished. Destroyed uncommitted (an exception,
+// "WHAT 'PATH': PROBLEM". Writers write temp(path) (its staging_path, core/atomic_file.hpp); commit()
+// moves them all into place when the command has finished. Destroyed uncommitted (an exception,
 // bad input) it removes the temporaries and the folder it created: nothing is left behind; so does
 // the crash handler (discard). A bench stopped by SIGINT or SIGTERM keeps the points finished so
 // far in its hidden temporary. While it lives it is the process's current() set, which write_json
@@ -163,10 +163,8 @@ class OutputSet {
       for (std::size_t i = 0; i < entries_.size(); ++i)
         if (ids[i] == id) fail(o, "is also the path of " + entries_[i].what);
       ids.push_back(id);
-      const std::string temp =
-          (parent / ("." + fs::path(o.path).filename().string() + ".kfem-tmp-" + std::to_string(::getpid())))
-              .string();
-      entries_.push_back({o.what, o.path, temp, temp + ".tmp"});
+      const std::string temp = staging_path(o.path);
+      entries_.push_back({o.what, o.path, temp, atomic_temporary(temp)});
     }
     if (folder) create_folder(*folder);
     previous_ = current();
@@ -196,13 +194,17 @@ class OutputSet {
       if (e.path == path) return e.temp;
     return path;
   }
-  // Renames every written temporary over its target (an output never written stays absent).
+  // Moves every written temporary over its target (an output never written stays absent).
   void commit() {
     if (committed_) return;
-    for (const Entry& e : entries_)
-      if (output_checks::type_of(e.temp, false) != std::filesystem::file_type::not_found &&
-          std::rename(e.temp.c_str(), e.path.c_str()) != 0)
-        throw InputError(e.what + " '" + e.path + "': cannot be written (" + std::strerror(errno) + ")");
+    for (const Entry& e : entries_) {
+      if (output_checks::type_of(e.temp, false) == std::filesystem::file_type::not_found) continue;
+      try {
+        move_into_place(e.temp, e.path);
+      } catch (const InputError& failed) {
+        throw InputError(e.what + ": " + failed.what());
+      }
+    }
     committed_ = true;
   }
   // The destructor's clean-up for a crash handler: async-signal-safe calls only.
@@ -244,13 +246,10 @@ class OutputSet {
   OutputSet* previous_ = nullptr;
 };
 
-// Writes JSON through AtomicFile (never half a file), to the current OutputSet's temporary when
-// `path` is one of its outputs (bench rewrites results.json after every point).
+// Writes JSON atomically (never half a file), to the current OutputSet's temporary when `path` is
+// one of its outputs (bench rewrites results.json after every point).
 inline void write_json(const std::string& path, const nlohmann::json& j) {
-  detail::AtomicFile f(OutputSet::current() ? OutputSet::current()->staged(path) : path);
-  f.write(j.dump(2));
-  f.write("\n");
-  f.commit();
+  write_atomically(OutputSet::current() ? OutputSet::current()->staged(path) : path, j.dump(2) + "\n");
 }
 
 // "12.3 us", "4.567 ms", "1.23 s"

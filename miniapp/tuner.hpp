@@ -1,27 +1,22 @@
-// assembly.mapping: auto (kfem run --mapping auto): the fastest verified mapping x race handling
-// for this device, backend, family, scalar and storage. Every full-storage mapping that serves the
-// mesh's family, with each race handling (or the one the deck names), assembles a sample of the
-// problem (its first elements) and is checked against the sample's oracle; the fastest median of
-// those that pass wins. The choice is remembered in a small JSON cache (tuner_cache_path) and used
-// until --retune times the candidates again.
+// assembly.mapping: auto (kfem run --mapping auto): the deck's options for the library's tuner
+// (kfem/pipeline/tuner.hpp, which samples, times, chooses and caches) and its summary line.
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "deck.hpp"
+#include "kfem/pipeline/tuner.hpp"
 #include "model.hpp"
 
 namespace kfem::app {
-struct TunerChoice {
-  std::string mapping, race;
-  nlohmann::json report;  // source (tuned | cache), key, cache path, candidates with their times
-};
+using pipeline::TunerChoice;
 
-// $KFEM_TUNER_CACHE, else $XDG_CACHE_HOME/kfem/tuner.json, else $HOME/.cache/kfem/tuner.json.
-std::string tuner_cache_path();
-
-// `race`: "default" lets every race handling compete; another name fixes it. Throws InputError when
-// no candidate passes verification on the sample.
+// `race`: "default" lets every race handling compete; another name fixes it (InputError for an
+// unknown one). Prints the tuner's notes; throws InputError when no candidate passes verification
+// on the sample.
 TunerChoice tune(const Model& model, const Deck& deck, const std::string& race, const std::string& scalar,
                  bool retune);
+
+// The summary's tuner line: what won, against what, on what sample; or that the cache answered.
+void print_tuner(const nlohmann::json& report);
 }  // namespace kfem::app

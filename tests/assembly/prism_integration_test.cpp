@@ -37,7 +37,7 @@ int max_order() {
 template <class M>
 std::vector<M> variants() {
   std::vector<M> v(1);
-  if constexpr (has_symmetric_blocks<M>::value) {
+  if constexpr (MappingTraits<M>::has_symmetric_blocks) {
     v.emplace_back();
     v.back().symmetric_blocks = true;
     v.emplace_back();
@@ -47,12 +47,12 @@ std::vector<M> variants() {
 }
 template <class M>
 bool symmetric_blocks(const M& m) {
-  if constexpr (has_symmetric_blocks<M>::value) return m.symmetric_blocks;
+  if constexpr (MappingTraits<M>::has_symmetric_blocks) return m.symmetric_blocks;
   return false;
 }
 template <class M>
 int points(const M& m) {
-  if constexpr (has_symmetric_blocks<M>::value) return m.points;
+  if constexpr (MappingTraits<M>::has_symmetric_blocks) return m.points;
   return 0;
 }
 
@@ -79,7 +79,7 @@ int check_element_matrices(const Exec& exec, int p) {
                                         << symmetric_blocks(mapping) << " points " << points(mapping));
       auto els = make_family_elements<fe::Prism, S, typename M::layout>(
           exec, prob.mesh.coords, prob.mesh.conn, prob.dofs, prob.natural, ref);
-      if constexpr (needs_host_jacobian<M>::value) prepare_host_jacobian(exec, els);
+      if constexpr (MappingTraits<M>::host_geometry) prepare_host_jacobian(exec, els);
       Kokkos::View<S*, Mem> out("Ae", ne * n * n);
       Kokkos::deep_copy(out, S(-12345));  // poison: the mapping must write every entry (the adder stores)
       integrate_element_matrices(exec, mapping, els, op, 0, ne, out);

@@ -19,6 +19,7 @@
 
 #include "kfem/assembly/family_data.hpp"
 #include "kfem/assembly/hex8_element_data.hpp"
+#include "kfem/assembly/mapping_traits.hpp"
 #include "kfem/assembly/problem.hpp"
 #include "kfem/core/fill.hpp"
 #include "kfem/fe/elasticity.hpp"
@@ -62,20 +63,6 @@ struct StoreOnce {
   KOKKOS_INLINE_FUNCTION void add(slot_t s, typename Values::value_type x) const { v(s) += x; }
 };
 
-// Mappings that compute only Ke's lower triangle declare `static constexpr bool lower = true`.
-template <class M, class = void>
-struct stores_lower : std::false_type {};
-template <class M>
-struct stores_lower<M, std::void_t<decltype(M::lower)>> : std::integral_constant<bool, M::lower> {};
-
-// Elements one thread of a mapping assembles in turn (Mapping::run<Exec, S>(), else 1): a coloured
-// race colours such runs of consecutive elements as units.
-template <class M, class Exec, class S, class = void>
-struct run_length : std::integral_constant<ordinal_t, 1> {};
-template <class M, class Exec, class S>
-struct run_length<M, Exec, S, std::void_t<decltype(M::template run<Exec, S>())>>
-    : std::integral_constant<ordinal_t, M::template run<Exec, S>()> {};
-
 // What every assembler shares: the launch order (colour by colour or all at once), the race
 // handling's runner bound to the output array, and the zeroing. `run` assembles; `discard` runs the
 // same kernels with every add dropped (compute_only).
@@ -86,7 +73,7 @@ class RaceDriven : public AssemblerBase<Exec, S> {
 
  protected:
   // `runs`: a colouring of runs of consecutive elements, which a coloured race follows instead of
-  // p's element colouring (see run_length).
+  // p's element colouring (see MappingTraits::run).
   RaceDriven(const Exec& exec, const Problem<Exec>& p, std::optional<Coloring> runs = std::nullopt)
       : exec_(exec), runner_(Values()) {
     if (Race::needs_coloring && runs) {
@@ -129,13 +116,6 @@ class RaceDriven : public AssemblerBase<Exec, S> {
   Kokkos::View<ordinal_t*, typename Exec::memory_space> run_order_;  // set when following a colouring of runs
 };
 
-// Mappings that read host-prepared Jacobian terms (banas' NOJAC) say `host_geometry = true`.
-template <class M, class = void>
-struct needs_host_jacobian : std::false_type {};
-template <class M>
-struct needs_host_jacobian<M, std::void_t<decltype(M::host_geometry)>>
-    : std::bool_constant<M::host_geometry> {};
-
 namespace inputs {
 // Generic mappings read the family's elements (coordinates, DOF nodes, reference tables) and a
 // target (TargetTag: target::Index, target::Search) that says where each Ke(i, j) goes.
@@ -151,7 +131,7 @@ struct Family {
     In in;
     in.els = make_family_elements<F, S, typename Mapping::layout>(exec, p.mesh.coords, p.mesh.conn, p.dofs,
                                                                   order, ref);
-    if constexpr (needs_host_jacobian<Mapping>::value) prepare_host_jacobian(exec, in.els);
+    if constexpr (MappingTraits<Mapping>::host_geometry) prepare_host_jacobian(exec, in.els);
     in.where = In::target_type::make(exec, in.els.nodes, p.graph);
     return in;
   }
@@ -165,12 +145,12 @@ struct Family {
 // full pattern or, when the mapping stores the lower triangle (Mapping::lower), for Problem::lower.
 struct Hex8 {
   template <class F, class Mapping, class S, class Mem>
-  using type = Hex8ElementData<S, typename Mapping::layout, Mem, stores_lower<Mapping>::value>;
+  using type = Hex8ElementData<S, typename Mapping::layout, Mem, MappingTraits<Mapping>::lower>;
   template <class Mapping, class Exec, class F, class S, class Order>
   static auto make(const Exec& exec, const Problem<Exec>& p,
                    const fe::Reference<F, S, typename Exec::memory_space>&, const Order& order) {
     static_assert(std::is_same_v<F, fe::Hex8>, "hex8 element data serves hex8 meshes only");
-    constexpr bool lower = stores_lower<Mapping>::value;
+    constexpr bool lower = MappingTraits<Mapping>::lower;
     if (lower && p.lower.num_rows != p.graph.dof.num_rows)
       throw std::logic_error("symmetric mapping needs Problem::lower");
     return make_hex8_element_data<S, typename Mapping::layout, lower>(
@@ -191,7 +171,7 @@ class ElementAssembler final : public RaceDriven<Exec, Race, S> {
   using Mem = typename Exec::memory_space;
   using Values = Kokkos::View<S*, Mem>;
   using In = typename Inputs::template type<Family, Mapping, S, Mem>;
-  static constexpr bool Lower = stores_lower<Mapping>::value;
+  static constexpr bool Lower = MappingTraits<Mapping>::lower;
 
   ElementAssembler(const Exec& exec, const Problem<Exec>& p, const fe::Reference<Family, S, Mem>& ref,
                    const Op& op, Mapping mapping = {})
@@ -220,7 +200,7 @@ class ElementAssembler final : public RaceDriven<Exec, Race, S> {
   // Runs of elements coloured as units, for a mapping that assembles them per thread: runs of the
   // Morton order, compact blocks whose elements share most of their rows.
   static std::optional<Coloring> run_coloring(const Problem<Exec>& p) {
-    constexpr ordinal_t run = run_length<Mapping, Exec, S>::value;
+    constexpr ordinal_t run = MappingTraits<Mapping>::template run<Exec, S>;
     if (!Race::needs_coloring || run == 1) return std::nullopt;
     const Mesh mesh = to_host(p.mesh, Family::cell);
     return greedy_coloring(mesh, run, morton_order(mesh));
@@ -249,7 +229,7 @@ class OwnerAssembler final : public AssemblerBase<Exec, S> {
   void compute_only(const Values& values) override {
     mapping_.launch(exec_, data_, op_, Discard<Values>{values});
   }
-  bool lower() const override { return stores_lower<Mapping>::value; }
+  bool lower() const override { return MappingTraits<Mapping>::lower; }
   double index_bytes_per_element() const override { return Mapping::index_bytes_per_element(data_); }
 
  private:

@@ -12,11 +12,6 @@
 #include "kfem/core/exec_spaces.hpp"
 
 namespace kfem {
-template <class M, class = void>
-struct has_elements_per_team : std::false_type {};
-template <class M>
-struct has_elements_per_team<M, std::void_t<decltype(M::elements_per_team)>> : std::true_type {};
-
 // Calls f(entry) for the registry entry of `kind`; false when none matches.
 template <class Registry, class Kind, class F>
 bool dispatch_entry(Kind kind, F&& f) {
@@ -57,8 +52,8 @@ struct Build {  // the mapping does not serve the family
 template <class M>
 M tuned(const AssemblerChoice& choice) {
   M mapping;
-  if constexpr (has_elements_per_team<M>::value) mapping.elements_per_team = choice.elements_per_team;
-  if constexpr (has_symmetric_blocks<M>::value) mapping.symmetric_blocks = choice.symmetric_blocks;
+  if constexpr (MappingTraits<M>::has_elements_per_team) mapping.elements_per_team = choice.elements_per_team;
+  if constexpr (MappingTraits<M>::has_symmetric_blocks) mapping.symmetric_blocks = choice.symmetric_blocks;
   return mapping;
 }
 
@@ -66,7 +61,7 @@ M tuned(const AssemblerChoice& choice) {
 // -> ElementAssembler, or OwnerAssembler for owner computes; a pair that does not go together
 // (pairs_with) is refused.
 template <class Exec, class Family, class S, class Op, class M, class R, class In,
-          bool Pairs = pairs_with<M, R>, bool Owner = owner_computes<M>::value>
+          bool Pairs = pairs_with<M, R>, bool Owner = MappingTraits<M>::owner_computes>
 struct Make {
   template <class Ref>
   static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec&, const Problem<Exec>&, const Ref&,

@@ -27,6 +27,7 @@
 #include "kfem/assembly/mapping/hex8_warp.hpp"
 #include "kfem/assembly/mapping/team_per_element.hpp"
 #include "kfem/assembly/mapping/thread_per_element.hpp"
+#include "kfem/assembly/mapping_traits.hpp"
 #include "kfem/assembly/race/atomic.hpp"
 #include "kfem/assembly/race/colored.hpp"
 #include "kfem/assembly/race/none.hpp"
@@ -124,30 +125,27 @@ using MappingRegistry =
                FamilyEntry<mapping::BanasBlocks<mapping::Accumulate::shared, mapping::Jacobian::host>,
                            MappingKind::shm_nojac, fe::Prism>,
                FamilyEntry<mapping::GemmBlocks, MappingKind::gemm, fe::Prism>>;
+// Every mapping has what its kind needs (MappingTraits::check names what a tag lacks).
+template <class... E>
+constexpr bool mappings_complete(std::tuple<E...>*) {
+  return (MappingTraits<typename E::type>::check() && ...);
+}
+static_assert(mappings_complete(static_cast<MappingRegistry*>(nullptr)));
 // In the tuner's candidate order (within 1 % the first wins: on a GPU scatter is atomic underneath).
 using RaceRegistry =
     std::tuple<Entry<race::Colored, RaceKind::colored>, Entry<race::Atomic, RaceKind::atomic>,
                Entry<race::Scatter, RaceKind::scatter>, Entry<race::None, RaceKind::none>>;
 // Owner-computes mappings write every value once and take race `none`; the element-centric ones
 // take any other race handling. `pairs_with` says whether a mapping and a race go together.
-// Mappings whose set-up needs temporaries say how many bytes (set_up_scratch<Mem>(ne, nn)): the set-up
-// keeps the DOF graph's workspace at least that large for them (Problem::spare).
-template <class T, class = void>
-struct has_set_up_scratch : std::false_type {};
-template <class T>
-struct has_set_up_scratch<T, std::void_t<decltype(T::template set_up_scratch<Kokkos::HostSpace>(0, 0))>>
-    : std::true_type {};
-
-template <class T, class = void>
-struct owner_computes : std::false_type {};
-template <class T>
-struct owner_computes<T, std::void_t<decltype(T::owner_computes)>> : std::bool_constant<T::owner_computes> {};
+// Owner-computes mappings write every value once and take race `none`; the element-centric ones
+// take any other race handling (a race tag's `single_writer`). `pairs_with` says whether a mapping
+// and a race go together.
 template <class T, class = void>
 struct single_writer : std::false_type {};
 template <class T>
 struct single_writer<T, std::void_t<decltype(T::single_writer)>> : std::bool_constant<T::single_writer> {};
 template <class M, class R>
-inline constexpr bool pairs_with = owner_computes<M>::value == single_writer<R>::value;
+inline constexpr bool pairs_with = MappingTraits<M>::owner_computes == single_writer<R>::value;
 
 // Targets of the generic mappings (the hex8 fast paths carry their own 72-slot index).
 using TargetRegistry =
@@ -251,7 +249,7 @@ std::string entry_families() {
 inline std::vector<std::string> owner_mapping_names() {
   std::vector<std::string> out;
   for_each_entry<MappingRegistry>([&](auto e) {
-    if (owner_computes<typename decltype(e)::type>::value) out.emplace_back(decltype(e)::name());
+    if (MappingTraits<typename decltype(e)::type>::owner_computes) out.emplace_back(decltype(e)::name());
   });
   return out;
 }
@@ -282,7 +280,7 @@ inline std::string pairing_rule() {
 // Run-time forms of the traits above.
 inline bool owner_computes_kind(MappingKind mapping) {
   bool owner = false;
-  dispatch<MappingRegistry>(mapping, [&](auto m) { owner = owner_computes<decltype(m)>::value; });
+  dispatch<MappingRegistry>(mapping, [&](auto m) { owner = MappingTraits<decltype(m)>::owner_computes; });
   return owner;
 }
 inline bool needs_coloring_kind(RaceKind race) {
@@ -301,13 +299,9 @@ inline bool follows_launch_order(MappingKind mapping, RaceKind race) {
 }
 
 // Mappings with the symmetric_blocks option (banas' block kernels: integrate b <= a, mirror the rest).
-template <class M, class = void>
-struct has_symmetric_blocks : std::false_type {};
-template <class M>
-struct has_symmetric_blocks<M, std::void_t<decltype(M::symmetric_blocks)>> : std::true_type {};
 inline bool has_symmetric_blocks_kind(MappingKind mapping) {
   bool has = false;
-  dispatch<MappingRegistry>(mapping, [&](auto m) { has = has_symmetric_blocks<decltype(m)>::value; });
+  dispatch<MappingRegistry>(mapping, [&](auto m) { has = MappingTraits<decltype(m)>::has_symmetric_blocks; });
   return has;
 }
 

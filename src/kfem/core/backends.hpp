@@ -31,6 +31,16 @@ void with_backend(const std::string& name, F&& f) {
   throw InputError("backend '" + name + "' is not enabled in this build (it runs: default, " + built + ")");
 }
 
+// Whether the backend `name` (as with_backend takes it) is a device: its memory is not the host's
+// (on_host), whatever its name ("cuda", "hip", or "default" in a GPU build). The one answer to the
+// question, for per-backend defaults, the tuner's sample and its cache key. InputError as
+// with_backend for a backend the build does not run.
+inline bool is_device_backend(const std::string& name) {
+  bool device = false;
+  with_backend(name, [&](auto exec) { device = !on_host<decltype(exec)>; });
+  return device;
+}
+
 template <class F>
 void with_scalar(const std::string& name, F&& f) {
   if (name == "double") return f(double());

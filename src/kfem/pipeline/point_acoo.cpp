@@ -41,7 +41,8 @@ json graph_path(const Exec& exec, const Model& model, const Settings& settings, 
   g["graph_s"] = time_fenced(
       exec, [&] { p.graph = build_dof_graph(exec, p.dofs, model.dofs.num_nodes, model.components); });
   AssemblerChoice choice{mapping, RaceKind::atomic, TargetKind::index};
-  if constexpr (has_elements_per_team<Mapping>::value) choice.elements_per_team = Mapping{}.elements_per_team;
+  if constexpr (MappingTraits<Mapping>::has_elements_per_team)
+    choice.elements_per_team = Mapping{}.elements_per_team;
   std::unique_ptr<AssemblerBase<Exec, S>> a;
   g["element_data_s"] =
       time_fenced(exec, [&] { a = make_assembler<Exec, Family, S>(exec, p, ref, op, choice); });

@@ -163,9 +163,9 @@ GraphAssembly<Exec, S> prepare_graph_assembly(const Exec& exec, const Model& mod
   dispatch_entry<MappingRegistry>(req.mapping, [&](auto e) {
     using M = typename decltype(e)::type;
     specialised = decltype(e)::specialised;
-    if constexpr (has_set_up_scratch<M>::value)
-      choice.spare_bytes = M::template set_up_scratch<Mem>(ne, model.dofs.num_nodes);
-    else if (specialised && !owner_computes<M>::value)
+    if constexpr (MappingTraits<M>::template has_set_up_scratch<Mem>)
+      choice.spare_bytes = MappingTraits<M>::template set_up_scratch<Mem>(ne, model.dofs.num_nodes);
+    else if (specialised && !MappingTraits<M>::owner_computes)
       choice.spare_bytes =
           Carve<Mem>::total(Hex8ElementData<S, Kokkos::LayoutRight, Mem>::parts(std::size_t(ne)));
   });
@@ -225,7 +225,7 @@ nlohmann::json strategy_fields(const PointRequest& req, const Settings& settings
   dispatch_entry<MappingRegistry>(req.mapping, [&](auto e) {
     using ME = decltype(e);
     specialised = ME::specialised;
-    warp = has_elements_per_team<typename ME::type>::value;
+    warp = MappingTraits<typename ME::type>::has_elements_per_team;
   });
   if (warp) out["elements_per_team"] = lanes::in_turn<Exec> ? 1 : settings.elements_per_team;
   if (follows_launch_order(req.mapping, req.race)) out["element_order"] = settings.element_order;

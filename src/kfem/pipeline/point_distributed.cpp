@@ -370,7 +370,7 @@ void check_distributed(const PointRequest& req) {
     throw InputError("solver.operator " + name_of(req.op) + " is not distributed: under mpirun use csr");
   bool lower = false;
   dispatch_entry<MappingRegistry>(req.mapping,
-                                  [&](auto e) { lower = stores_lower<typename decltype(e)::type>::value; });
+                                  [&](auto e) { lower = MappingTraits<typename decltype(e)::type>::lower; });
   if (lower)
     throw InputError(
         "mapping " + name_of(req.mapping) +

@@ -63,8 +63,8 @@ const Coloring& MeshOrders::greedy(const Mesh& mesh) const {
 
 SetupChoice csr_setup(MappingKind mapping, RaceKind race, ColoringMethod coloring, bool morton) {
   SetupChoice c;
-  dispatch_entry<MappingRegistry>(mapping,
-                                  [&](auto e) { c.lower = stores_lower<typename decltype(e)::type>::value; });
+  dispatch_entry<MappingRegistry>(
+      mapping, [&](auto e) { c.lower = MappingTraits<typename decltype(e)::type>::lower; });
   c.coloring = needs_coloring_kind(race);
   c.coloring_method = coloring;
   c.launch_order = morton && follows_launch_order(mapping, race);

@@ -58,44 +58,24 @@ StageOracle make_stage_oracle(const Model& model, const Settings& settings) {
 }
 
 namespace {
-template <class M>
-struct is_banas : std::false_type {};
-template <mapping::Accumulate A, mapping::Jacobian J>
-struct is_banas<mapping::BanasBlocks<A, J>> : std::true_type {};
-
-// Kernel parameters (banas Tables 3-4) and the flops the kernel executes per element, from the
-// mapping's own rules. Generic mappings run the node-pair formulation of model_flops_per_element.
+// Kernel parameters and the flops the kernel executes per element, as the mapping reports them
+// (MappingTraits::stage_parameters); a mapping that reports none runs the node-pair formulation of
+// model_flops_per_element.
 template <class Exec, class S, class M>
 std::pair<json, double> kernel_parameters(const Model& model, ordinal_t launch, bool symmetric) {
-  constexpr int D = 3, V = 6;
-  const int n = model.reference.nsh, nq = model.reference.nq;
-  const double geometry = 2.0 * V * D * D + 45, combination = 57;  // as model_flops_per_element counts them
+  StageQuery q;
+  q.nsh = model.reference.nsh, q.nq = model.reference.nq, q.vertices = 6, q.launch = launch;
+  q.symmetric = symmetric;
+  q.geometry_flops = 2.0 * 6 * 3 * 3 + 45,
+  q.combination_flops = 57;  // as model_flops_per_element counts them
+  const StageParameters sp = MappingTraits<M>::template stage_parameters<Exec, S>(q);
   json k = {{"team_scratch_max_bytes", Kokkos::TeamPolicy<Exec>::scratch_size_max(0)}};
-  if constexpr (is_banas<M>::value) {
-    const int max_team = M::template max_team_size<Exec>();
-    const mapping::BanasParameters b =
-        M::template parameters<Exec, S, D>(n, nq, V, launch, max_team, symmetric);
-    k.update({{"max_team_size", max_team},
-              {"symmetric_blocks", symmetric},
-              {"team_size", b.team_size},
-              {"parts", b.parts},
-              {"blocks_per_thread", b.blocks_per_thread},
-              {"elements_per_team", b.elements_per_team},
-              {"points_per_batch", b.batched ? b.points : 0},  // 0: the paper's per-point loop
-              {"scratch_bytes", b.scratch_bytes}});
-    return {k, M::executed_flops(n, nq, D, b, geometry, combination, symmetric)};
-  } else if constexpr (std::is_same_v<M, mapping::GemmBlocks>) {
-    const auto g = M::template parameters<Exec, S, D, V>(n, nq);
-    k.update({{"team_size", g.team_size},
-              {"tile", g.tile},
-              {"tile_pairs", g.tile_pairs},
-              {"chunk", g.chunk},
-              {"scratch_bytes", g.scratch_bytes},
-              {"unit", g.unit}});
-    return {k, M::template executed_flops<Exec, S, D>(n, nq, geometry, combination)};
-  } else {
-    return {k, model_flops_per_element(model)};
-  }
+  for (const auto& [key, count] : sp.counts) k[key] = count;
+  for (const auto& [key, flag] : sp.flags) k[key] = flag;
+  for (const auto& [key, label] : sp.labels) k[key] = label;
+  const double flops =
+      sp.executed_flops_per_element > 0 ? sp.executed_flops_per_element : model_flops_per_element(model);
+  return {k, flops};
 }
 
 template <class Exec, class S, class M>
@@ -105,7 +85,7 @@ json stages(const Exec& exec, const Model& model, const Settings& settings, cons
   using Layout = typename M::layout;
   using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
   constexpr int D = 3, V = 6, G = 1 + D * D;
-  constexpr bool nojac = needs_host_jacobian<M>::value;
+  constexpr bool nojac = MappingTraits<M>::host_geometry;
   const Mesh& mesh = model.mesh;
   const ordinal_t ne = ordinal_t(mesh.num_elements());
   const int nq = model.reference.nq;
@@ -127,7 +107,7 @@ json stages(const Exec& exec, const Model& model, const Settings& settings, cons
                      std::to_string(per_element) + " bytes");
   const ordinal_t launches = (ne + launch - 1) / launch;
   M mapping{};
-  if constexpr (has_symmetric_blocks<M>::value) mapping.symmetric_blocks = settings.symmetric_blocks;
+  if constexpr (MappingTraits<M>::has_symmetric_blocks) mapping.symmetric_blocks = settings.symmetric_blocks;
   auto [params, executed] = kernel_parameters<Exec, S, M>(model, launch, settings.symmetric_blocks);
   params.update({{"elements_per_launch", launch},
                  {"launches", launches},
@@ -273,7 +253,7 @@ json stages(const Exec& exec, const Model& model, const Settings& settings, cons
                   {"executed_per_element", executed},
                   {"paper_model", "63 per 3x3 block and quadrature point (banas §5.3)"},
                   {"executed",
-                   "counted from the kernel's code (BanasBlocks/GemmBlocks::executed_flops; generic: "
+                   "counted from the kernel's code (its stage_parameters; generic: "
                    "model_flops_per_element)"}};
   json rates = {{"paper_gflop_per_s", paper * ne / kt * 1e-9},
                 {"executed_gflop_per_s", executed * ne / kt * 1e-9}};

@@ -26,18 +26,13 @@
 #include <utility>
 #include <vector>
 
+#include "kfem/core/contract.hpp"
 #include "kfem/core/exec_spaces.hpp"
 #include "kfem/solve/cg.hpp"
 #include "kfem/solve/solve_types.hpp"
 
 namespace kfem {
 namespace solve_contract {
-template <class T, class = void>
-struct has_name_and_help : std::false_type {};
-template <class T>
-struct has_name_and_help<T, std::void_t<decltype(std::string(T::name)), decltype(std::string(T::help))>>
-    : std::true_type {};
-
 // The operator every solver must take: the contract's required members and nothing else.
 struct OperatorArchetype {
   using Vec = Kokkos::View<double*, Kokkos::Device<Kokkos::DefaultHostExecutionSpace, Kokkos::HostSpace>>;
@@ -76,7 +71,7 @@ struct operator_complete<
 // A solver tag, checked: a tag that misses a member fails here with the member's name.
 template <class Tag>
 struct SolverTraits {
-  static_assert(solve_contract::has_name_and_help<Tag>::value,
+  static_assert(contract::has_name_and_help<Tag>::value,
                 "a solver tag needs `static constexpr const char* name` and `help` (solver.hpp)");
   static_assert(solve_contract::solves_archetype<Tag>::value,
                 "a solver tag needs `template <class Exec, class Op, class ConstVec> static SolveResult "

@@ -26,6 +26,7 @@
 
 #include "kfem/assembly/lanes.hpp"
 #include "kfem/assembly/mapping/gemm_panels.hpp"
+#include "kfem/assembly/mapping_traits.hpp"
 #include "kfem/assembly/target/block.hpp"
 #include "kfem/core/error.hpp"
 #include "kfem/core/kokkos_compat.hpp"
@@ -170,6 +171,27 @@ struct BanasBlocks {
   // geometry (JAC only, `geometry` flops) and the gradients of all n shape functions (2 D^2 each);
   // per point and block the weighted products (D + 2 D^2); per block the operator's combination
   // (symmetric: the integrated blocks' products; the mirrored block's combination costs the same).
+  // The stage bench's report of the kernel (mapping_traits.hpp): banas' Tables 3-4, 3D elements.
+  template <class Exec, class S>
+  static StageParameters stage_parameters(const StageQuery& q) {
+    constexpr int D = 3;
+    const int max_team = max_team_size<Exec>();
+    const BanasParameters b =
+        parameters<Exec, S, D>(q.nsh, q.nq, q.vertices, q.launch, max_team, q.symmetric);
+    StageParameters out;
+    out.flags = {{"symmetric_blocks", q.symmetric}};
+    out.counts = {{"max_team_size", max_team},
+                  {"team_size", b.team_size},
+                  {"parts", b.parts},
+                  {"blocks_per_thread", b.blocks_per_thread},
+                  {"elements_per_team", b.elements_per_team},
+                  {"points_per_batch", b.batched ? b.points : 0},  // 0: the paper's per-point loop
+                  {"scratch_bytes", long(b.scratch_bytes)}};
+    out.executed_flops_per_element =
+        executed_flops(q.nsh, q.nq, D, b, q.geometry_flops, q.combination_flops, q.symmetric);
+    return out;
+  }
+
   static double executed_flops(int n, int nq, int D, const BanasParameters& k, double geometry,
                                double combination, bool symmetric = false) {
     const double per_point = (Jac == Jacobian::device ? geometry : 0.0) + n * 2.0 * D * D;

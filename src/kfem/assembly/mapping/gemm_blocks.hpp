@@ -17,6 +17,7 @@
 #include "kfem/assembly/lanes.hpp"
 #include "kfem/assembly/mapping/gemm_blocks_mma.hpp"
 #include "kfem/assembly/mapping/gemm_panels.hpp"
+#include "kfem/assembly/mapping_traits.hpp"
 #include "kfem/assembly/target/block.hpp"
 #include "kfem/core/error.hpp"
 #include "kfem/core/types.hpp"
@@ -88,6 +89,23 @@ struct GemmBlocks {
     const int tile = side<Exec>(n) * micro<Exec>(), ntile = (n + tile - 1) / tile;
     return {side<Exec>(n) * side<Exec>(n),   tile,    ntile * (ntile + 1) / 2, chunk,
             scratch_bytes<Exec, S, D, V>(n), "vector"};
+  }
+
+  // The stage bench's report of the kernel (mapping_traits.hpp), 3D elements of 6 vertices.
+  template <class Exec, class S>
+  static StageParameters stage_parameters(const StageQuery& q) {
+    constexpr int D = 3, V = 6;
+    const Parameters g = parameters<Exec, S, D, V>(q.nsh, q.nq);
+    StageParameters out;
+    out.counts = {{"team_size", g.team_size},
+                  {"tile", g.tile},
+                  {"tile_pairs", g.tile_pairs},
+                  {"chunk", g.chunk},
+                  {"scratch_bytes", long(g.scratch_bytes)}};
+    out.labels = {{"unit", g.unit}};
+    out.executed_flops_per_element =
+        executed_flops<Exec, S, D>(q.nsh, q.nq, q.geometry_flops, q.combination_flops);
+    return out;
   }
 
   template <class Exec, class In, class Op, class Adder>

@@ -96,7 +96,8 @@ int bench_stages(const Deck& deck, const std::string& out_dir) {
       for (const auto& sc : deck.scalars)
         for (const auto& mn : deck.mappings) {
           PointRequest req{mapping_from_name(mn, is_device_backend(deck.backend), model.mesh.cell),
-                           RaceKind::colored, TargetKind::index, sc, deck.backend};
+                           RaceKind::colored, TargetKind::index, scalar_named(sc),
+                           backend_named(deck.backend)};
           json res = run_stages_point(model, deck, req, oracle);
           res["mesh"] = model.info;
           doc["points"].push_back(res);

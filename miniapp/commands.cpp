@@ -201,7 +201,8 @@ PointRequest request(const Deck& deck, const Model& model, const std::string& ma
   const bool element_race = !acoo && race != "default" && race_from_name(race, dev) != RaceKind::none;
   PointRequest req{mapping_from_name(mapping, dev, model.mesh.cell, element_race),
                    acoo ? RaceKind::atomic : race_from_name(race, dev),
-                   target_from_name(deck.target, model.dofs.order), scalar, deck.backend};
+                   target_from_name(deck.target, model.dofs.order), scalar_named(scalar),
+                   backend_named(deck.backend)};
   req.acoo = acoo;
   // Owner computes writes every value once: race none, its only pairing (default picks it).
   if (!acoo && race == "default" && !pairs_with_kinds(req.mapping, req.race)) req.race = RaceKind::none;
@@ -509,8 +510,8 @@ int cmd_bench(const Deck& deck, const std::string& out_dir) {
         const double el = std::chrono::duration<double>(clock::now() - t0).count();
         fmt::print(stderr, "{}[{}/{}] {} {} {}{} {}: {} ({}) elapsed {:.0f} s, remaining ~{:.0f} s{}",
                    tty ? "\r\033[K" : "", done, total, spec.name, name_of(req.mapping),
-                   res["race"].get<std::string>(), req.solve ? " " + name_of(req.op) : "", req.scalar,
-                   fmt_time(res["assembly"]["stats"]["median"]),
+                   res["race"].get<std::string>(), req.solve ? " " + name_of(req.op) : "",
+                   name_of(req.scalar), fmt_time(res["assembly"]["stats"]["median"]),
                    res["verification"]["status"].get<std::string>(), el, el / done * (total - done),
                    tty ? "" : "\n");
       }

@@ -18,8 +18,8 @@ TunerChoice tune(const Model& model, const Deck& deck, const std::string& race, 
   // An unknown race name: its one-line error now, rather than every candidate refused.
   if (race != "default" && !is_acoo_race(race)) race_from_name(race, false);
   pipeline::TunerQuery query;  // its cache in the library's place (tuner_cache_path)
-  query.backend = deck.backend;
-  query.scalar = scalar;
+  query.backend = backend_named(deck.backend);
+  query.scalar = scalar_named(scalar);
   query.race = race;
   query.target = target_from_name(deck.target, model.dofs.order);
   query.retune = retune;

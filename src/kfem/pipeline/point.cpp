@@ -223,7 +223,7 @@ void check_rhs_representable(const SolveResult& cg, const BoundarySetup& bc, con
   throw std::runtime_error(fmt::format(
       "CG ({}): the load vector underflows in {}: ||b|| = {:.3g}{} (nodal loads up to {:.3g}, prescribed "
       "values up to {:.3g}): nothing to solve (rescale the mesh, the load or the prescribed values)",
-      name_of(req.op), req.scalar, cg.rhs_norm,
+      name_of(req.op), name_of(req.scalar), cg.rhs_norm,
       cg.rhs_norm == 0 ? " although the loads are not all 0" : ", and CG's first step p.Ap rounds to 0", load,
       value));
 }
@@ -283,10 +283,10 @@ json run_point(const Model& model, const Settings& settings, const PointRequest&
   result["order"] = model.dofs.order;
   result["mapping"] = name_of(req.mapping);
   result["race"] = req.acoo ? acoo_race : name_of(req.race);
-  result["scalar"] = req.scalar;
+  result["scalar"] = name_of(req.scalar);
   const double t = result["assembly"]["stats"]["median"].get<double>();
   const double ne = double(model.mesh.num_elements());
-  const int sb = req.scalar == "float" ? 4 : 8;
+  const int sb = bytes_of(req.scalar);
   const std::int64_t nnz = result["nnz"].get<std::int64_t>();
   result["rates"] = {
       {"elements_per_s", ne / t},

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "kfem/assembly/strategies.hpp"
+#include "kfem/core/backends.hpp"
 #include "kfem/parallel/comm.hpp"
 #include "kfem/parallel/partition.hpp"
 #include "kfem/parallel/transport.hpp"
@@ -41,9 +42,9 @@ inline constexpr const char* acoo_help =
 struct PointRequest {
   MappingKind mapping;
   RaceKind race;
-  TargetKind target;        // generic mappings
-  std::string scalar;       // float | double
-  std::string backend;      // as in with_backend
+  TargetKind target;  // generic mappings
+  Scalar scalar = Scalar::f64;
+  Backend backend = Backend::automatic;
   bool timed = true;        // warm-up + repetitions (bench) or a single assembly (verify)
   bool diagnostics = true;  // with timed: also the compute-only and SpMV timings (off for the tuner)
   bool solve = false;       // boundary conditions + CG + problem read-outs (run)

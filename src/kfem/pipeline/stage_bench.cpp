@@ -315,7 +315,7 @@ json run_stages_point(const Model& model, const Settings& settings, const PointR
   result["nsh"] = model.reference.nsh;
   result["nq"] = model.reference.nq;
   result["mapping"] = name_of(req.mapping);
-  result["scalar"] = req.scalar;
+  result["scalar"] = name_of(req.scalar);
   return result;
 }
 }  // namespace kfem::pipeline

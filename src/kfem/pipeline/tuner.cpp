@@ -67,7 +67,7 @@ std::string cache_key(const Model& model, const Settings& settings, const TunerQ
                                  : fmt::format("{} x{}", ctx["host"]["cpu_model"].get<std::string>(),
                                                ctx["kokkos"]["host_concurrency"].get<int>());
   return fmt::format("{} | {} | {} p{} | {} | full | race {} | {} order", device, backend,
-                     model.info["family"].get<std::string>(), model.dofs.order, q.scalar, q.race,
+                     model.info["family"].get<std::string>(), model.dofs.order, name_of(q.scalar), q.race,
                      settings.element_order);
 }
 

@@ -18,8 +18,8 @@
 namespace kfem::pipeline {
 // What the choice is for, besides the model and its settings (the launch order, verification).
 struct TunerQuery {
-  std::string backend = "default";        // as with_backend takes it
-  std::string scalar = "double";          // float | double
+  Backend backend = Backend::automatic;
+  Scalar scalar = Scalar::f64;
   std::string race = "default";           // "default": every race handling competes; a name fixes it
   TargetKind target = TargetKind::index;  // of the generic mappings
   bool retune = false;                    // time the candidates even when the cache holds a choice

@@ -383,7 +383,8 @@ int main(int argc, char** argv) {
   setenv("OMP_PLACES", "threads", 0);
   std::optional<Kokkos::ScopeGuard> guard;
   try {
-    guard.emplace(kargc, kargs.data());
+    // Kokkos 4 marks ScopeGuard [[nodiscard]]; the guard lives in `guard`, not in emplace's result.
+    static_cast<void>(guard.emplace(kargc, kargs.data()));
   } catch (const std::exception& e) {  // Kokkos 3 throws on what kfem does not check (environment)
     std::string what = e.what();
     for (char& c : what)

@@ -218,9 +218,9 @@ json acoo_point(const Model& model, const Settings& settings, const PointRequest
   check_acoo_mapping(req.mapping);
   json out;
   with_point_types(model, req, [&](auto exec, auto s, auto family) {
-    // On a GPU with Kokkos 4.6 the a-COO point does not finish (issue 75's H100 run,
-    // reports/runs/2026-12-07-h100-issue75-kokkos4): refused there until that is understood, so that
-    // no run, nor the tuner (which records a refusal), waits on it forever.
+    // A point that is known not to finish is refused, not started: on a GPU with Kokkos 4.6 the a-COO
+    // insertion does not return (issue 75), so no run, nor the tuner (which records a refusal), may
+    // wait on it.
     if constexpr (!on_host<decltype(exec)>) {
       (void)exec, (void)s, (void)family;
       throw InputError(

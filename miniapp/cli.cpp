@@ -59,7 +59,7 @@ CLI::Validator finite_non_negative() {
 
 // Options shared by run / verify / bench: they override the deck.
 struct Overrides {
-  std::vector<std::string> mesh, mapping, race, scalar, operators;
+  std::vector<std::string> mesh, mapping, race, scalar, operators, storage;
   std::string backend, renumber, report, export_matrix, export_mesh, export_solution, coloring, element_order,
       problem, target, partition, halo, sums, verify;
   double distort = -1;
@@ -86,6 +86,8 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
   cmd->add_option("--operator", o.operators,
                   "CG operator (repeatable): csr (assembled matrix), ebe-v1 (element matrices stored), "
                   "ebe-v2 (recomputed)")
+      ->allow_extra_args(false);
+  cmd->add_option("--storage", o.storage, "where the assembly leaves the matrix: " + storage_help())
       ->allow_extra_args(false);
   cmd->add_option("--scalar", o.scalar, "float or double (repeatable)")
       ->allow_extra_args(false)
@@ -268,6 +270,16 @@ Deck load(const std::string& path, const Overrides& o) {
       }
     }
     d.operators = o.operators;
+  }
+  if (!o.storage.empty()) {
+    for (const auto& name : o.storage) {
+      try {
+        check_storage_name(name);
+      } catch (const InputError& e) {
+        throw InputError(std::string("option --storage: ") + e.what());
+      }
+    }
+    d.storages = o.storage;
   }
   if (o.bench_solve) d.bench_solve = true;
   if (o.retune) d.retune = true;

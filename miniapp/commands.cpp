@@ -184,26 +184,30 @@ Oracle oracle_of(const Model& model, const Deck& deck, bool with_matrix) {
 }
 
 json point_of(const Model& model, const Deck& deck, const PointRequest& req, const Oracle& oracle) {
-  return allocating(
-      fmt::format("running {} x {} on mesh '{}'", name_of(req.mapping),
-                  req.acoo ? acoo_race : name_of(req.race), model.info["name"].get<std::string>()),
-      [&] { return run_point(model, deck, req, oracle); });
+  return allocating(fmt::format("running {} x {} on mesh '{}'", name_of(req.mapping),
+                                req.storage == StorageKind::acoo ? acoo_race : name_of(req.race),
+                                model.info["name"].get<std::string>()),
+                    [&] { return run_point(model, deck, req, oracle); });
 }
 
 // Throws InputError for unknown names and for race acoo with a mapping it cannot push through.
 PointRequest request(const Deck& deck, const Model& model, const std::string& mapping,
-                     const std::string& race, const std::string& scalar, const std::string& op) {
+                     const std::string& race, const std::string& scalar, const std::string& op,
+                     const std::string& storage) {
   if (mapping == "auto")
     throw InputError(
         "mapping auto picks one strategy for kfem run; bench and verify compare the mappings named");
   const bool dev = is_device_backend(deck.backend);
-  const bool acoo = is_acoo_race(race);
-  const bool element_race = !acoo && race != "default" && race_from_name(race, dev) != RaceKind::none;
+  const bool acoo = is_acoo_race(race) || storage == acoo_race;
+  // Block storage is written by element-centric mappings: the default mapping is then one of those.
+  const auto named_storage = entry_kind<pipeline::StorageRegistry>(storage);
+  const bool blocks = named_storage && pipeline::facts_of(*named_storage).blocks;
+  const bool element_race =
+      blocks || (!acoo && race != "default" && race_from_name(race, dev) != RaceKind::none);
   PointRequest req{mapping_from_name(mapping, dev, model.mesh.cell, element_race),
                    acoo ? RaceKind::atomic : race_from_name(race, dev),
                    target_from_name(deck.target, model.dofs.order), scalar_named(scalar),
                    backend_named(deck.backend)};
-  req.acoo = acoo;
   // Owner computes writes every value once: race none, its only pairing (default picks it).
   if (!acoo && race == "default" && !pairs_with_kinds(req.mapping, req.race)) req.race = RaceKind::none;
   if (!acoo && !pairs_with_kinds(req.mapping, req.race))
@@ -212,7 +216,8 @@ PointRequest request(const Deck& deck, const Model& model, const std::string& ma
   // a-COO defaults to the paper's thread per element (hex8's default mapping is a fast path)
   if (acoo && mapping == "default") req.mapping = MappingKind::thread;
   if (acoo) check_acoo_mapping(req.mapping);
-  req.op = operator_from_name(op);
+  req.storage = storage_for(req.mapping, storage, race, op);
+  req.solve_with = op != "csr" ? operator_from_name(op) : pipeline::facts_of(req.storage).solve_with;
   req.ebe_atomic = race == "atomic";  // EbE products by colour otherwise, as in the paper
   return req;
 }
@@ -306,7 +311,7 @@ int cmd_run(const Deck& given, OutputSet& outputs) {
     deck.races = {choice.substr(choice.find(' ') + 1)};
   }
   PointRequest req = request(deck, model, deck.mappings.front(), deck.races.front(), deck.scalars.front(),
-                             deck.operators.front());
+                             deck.operators.front(), deck.storages.front());
   req.timed = true;
   req.exports = true;
   req.comm = &comm;
@@ -421,7 +426,7 @@ int cmd_verify(const Deck& deck) {
       for (const auto& mn : deck.mappings)
         for (const auto& rn : deck.races) {
           if (!goes_with(mn, rn)) continue;
-          PointRequest req = request(deck, model, mn, rn, sc);
+          PointRequest req = request(deck, model, mn, rn, sc, "csr", deck.storages.front());
           req.timed = false;
           const json res = point_of(model, d, req, oracle);
           const json& v = res["verification"];
@@ -450,7 +455,8 @@ int cmd_bench(const Deck& deck, const std::string& out_dir) {
   const std::size_t pairings = count_pairings(deck);
   std::size_t total = 0;
   for (const int p : deck.orders)
-    total += deck.scalars.size() * pairings * operators.size() * meshes_for(deck, p).size();
+    total +=
+        deck.scalars.size() * pairings * operators.size() * deck.storages.size() * meshes_for(deck, p).size();
   json doc = {
       {"kfem_results", 1},
       {"deck", deck.source},
@@ -487,15 +493,16 @@ int cmd_bench(const Deck& deck, const std::string& out_dir) {
       for (const auto& sc : deck.scalars)
         for (const auto& mn : deck.mappings)
           for (const auto& rn : deck.races)
-            for (const auto& on : operators) {
-              if (!goes_with(mn, rn)) continue;
-              PointRequest req = request(deck, model, mn, rn, sc, on);
-              req.solve = deck.bench_solve;
-              req.boundary = boundary ? &*boundary : nullptr;
-              req.reference = reference ? &*reference : nullptr;
-              req.time_colorings = deck.bench_solve;
-              plan.push_back(req);
-            }
+            for (const auto& on : operators)
+              for (const auto& st : deck.storages) {
+                if (!goes_with(mn, rn)) continue;
+                PointRequest req = request(deck, model, mn, rn, sc, on, st);
+                req.solve = deck.bench_solve;
+                req.boundary = boundary ? &*boundary : nullptr;
+                req.reference = reference ? &*reference : nullptr;
+                req.time_colorings = deck.bench_solve;
+                plan.push_back(req);
+              }
       for (const auto& req : plan) {
         json res = point_of(model, deck, req, oracle);
         res["mesh"] = mesh_info;
@@ -510,8 +517,8 @@ int cmd_bench(const Deck& deck, const std::string& out_dir) {
         const double el = std::chrono::duration<double>(clock::now() - t0).count();
         fmt::print(stderr, "{}[{}/{}] {} {} {}{} {}: {} ({}) elapsed {:.0f} s, remaining ~{:.0f} s{}",
                    tty ? "\r\033[K" : "", done, total, spec.name, name_of(req.mapping),
-                   res["race"].get<std::string>(), req.solve ? " " + name_of(req.op) : "",
-                   name_of(req.scalar), fmt_time(res["assembly"]["stats"]["median"]),
+                   res["race"].get<std::string>(), " " + name_of(req.storage), name_of(req.scalar),
+                   fmt_time(res["assembly"]["stats"]["median"]),
                    res["verification"]["status"].get<std::string>(), el, el / done * (total - done),
                    tty ? "" : "\n");
       }

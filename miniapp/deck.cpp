@@ -3,18 +3,17 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <map>
-#include <regex>
 #include <set>
 #include <string>
 
 #include "kfem/core/error.hpp"
+#include "kfem/problems/problem.hpp"
 #include "names.hpp"
 
 namespace kfem::app {
@@ -114,61 +113,6 @@ std::vector<MeshSpec> per_triangle_count(const std::vector<MeshSpec>& meshes,
 }  // namespace
 
 namespace {
-// One box side of mesh name `text`: digits (the regex matched them) up to the 32-bit element ids.
-ordinal_t box_side(const std::string& text, const std::string& digits, const char* axis) {
-  constexpr long long limit = std::numeric_limits<ordinal_t>::max();
-  errno = 0;
-  const long long n = std::strtoll(digits.c_str(), nullptr, 10);
-  if (errno == ERANGE || n > limit)
-    throw InputError("mesh '" + text + "': " + digits + " elements along " + axis +
-                     " exceed the 32-bit limit of " + std::to_string(limit));
-  return ordinal_t(n);
-}
-
-MeshSpec checked_box(const std::string& text, CellType cell, const BoxSpec& box) {
-  if (const std::string error = box_count_error(box, cell); !error.empty())
-    throw InputError("mesh '" + text + "': " + error);
-  return {text, cell, box, false, {}};
-}
-}  // namespace
-
-MeshSpec parse_mesh_name(const std::string& text) {
-  static const std::regex named("mesh([1-4])"), dims("(prism:)?([0-9]+)x([0-9]+)x([0-9]+)"),
-      tri("tri:([0-9]+)x([0-9]+)"), capacitor("capacitor:([0-9]+(\\.[0-9]*)?([eE]\\+?[0-9]+)?)");
-  if (text.size() > 4 && text.substr(text.size() - 4) == ".msh")
-    return {text, CellType::hex8, std::nullopt, false, text};
-  // libstdc++'s regex_match recurses once per character: a 30,000-character name overflowed the
-  // stack. Every size kfem takes is far shorter ("prism:2147483647x2147483647x2147483647": 38).
-  if (text.size() > 64)
-    throw InputError("mesh '" + text.substr(0, 32) + "...' (" + std::to_string(text.size()) +
-                     " characters): not a mesh size or a .msh file");
-  std::smatch m;
-  if (std::regex_match(text, m, named)) return {text, CellType::hex8, paper_mesh(std::stoi(m[1])), false, {}};
-  if (std::regex_match(text, m, dims))
-    return checked_box(
-        text, m[1].matched ? CellType::prism6 : CellType::hex8,
-        BoxSpec{box_side(text, m[2], "x"), box_side(text, m[3], "y"), box_side(text, m[4], "z")});
-  if (std::regex_match(text, m, tri)) {
-    BoxSpec b{box_side(text, m[1], "x"), box_side(text, m[2], "y"), 1};
-    b.lx = 2.0, b.ly = 1.0;
-    return checked_box(text, CellType::tri3, b);
-  }
-  if (text == "capacitor") return {text, CellType::tri3, std::nullopt, true, {}};
-  if (std::regex_match(text, m, capacitor)) {
-    const double n = std::strtod(m[1].str().c_str(), nullptr);  // HUGE_VAL past the double range
-    constexpr double limit = std::numeric_limits<ordinal_t>::max();
-    if (!(n >= 100)) throw InputError("mesh '" + text + "': expected at least 100 triangles");
-    if (!(n <= limit))
-      throw InputError("mesh '" + text + "': more triangles than the 32-bit limit of " +
-                       std::to_string(std::int64_t(limit)) + " element ids");
-    return {text, CellType::tri3, std::nullopt, true, {}, n};
-  }
-  throw InputError("mesh '" + text +
-                   "': expected mesh1..mesh4, NXxNYxNZ (hex8), prism:NXxNYxNZ, tri:NXxNY, "
-                   "capacitor[:TRIANGLES] or a .msh file");
-}
-
-namespace {
 // A double as a user would read it back: 1e+300, inf, nan, -0.5.
 std::string number(double v) {
   char buf[32];
@@ -181,22 +125,9 @@ namespace {
 // DOF ids are 32-bit too: components * DOF nodes of every generated box, at each order it runs
 // with (a structured prism box of order p has the (p nx + 1)(p ny + 1)(p nz + 1) lattice nodes).
 void check_dof_counts(const Deck& d) {
-  const double limit = std::numeric_limits<ordinal_t>::max();
-  const int components = d.problem == "electrostatics" ? 1 : 3;
+  const int components = problems::problem_for(d.problem).components;
   for (const int p : d.orders)
-    for (const auto& spec : meshes_for(d, p)) {
-      if (!spec.box) continue;
-      const BoxSpec& b = *spec.box;
-      const int q = spec.cell == CellType::prism6 ? p : 1;
-      const double nodes = spec.cell == CellType::prism6
-                               ? (double(q) * b.nx + 1) * (double(q) * b.ny + 1) * (double(q) * b.nz + 1)
-                               : double(box_num_nodes(b, spec.cell));
-      if (components * nodes > limit)
-        throw InputError("mesh '" + spec.name + "'" + (q > 1 ? " at order " + std::to_string(q) : "") + ": " +
-                         std::to_string(std::llround(components * nodes)) + " DOFs (" +
-                         std::to_string(components) + " per node) exceed the 32-bit limit of " +
-                         std::to_string(std::int64_t(limit)) + " DOF ids");
-    }
+    for (const auto& spec : meshes_for(d, p)) check_dof_count(spec, p, components);
 }
 }  // namespace
 
@@ -269,7 +200,7 @@ void check_parameters(const Deck& d) {
     bad("output.export_solution",
         "'" + d.export_solution +
             "': no solution to export without a solve (--no-solve or solver.enabled: false)");
-  const std::size_t want = d.problem == "electrostatics" ? 1 : 3;
+  const std::size_t want = std::size_t(problems::problem_for(d.problem).components);
   for (const auto& bc : d.dirichlet)
     if (bc.values.size() != want)
       throw InputError(d.source + ": key 'bc.dirichlet." + bc.name + "': " + d.problem + " needs " +
@@ -424,14 +355,22 @@ Deck read_deck(const std::string& path) {
   }
   if (const auto a = root["assembly"]) {
     r.keys(a, "assembly",
-           {"mapping", "race", "scalar", "coloring", "element_order", "elements_per_team", "target",
-            "symmetric_blocks"});
+           {"mapping", "race", "scalar", "storage", "coloring", "element_order", "elements_per_team",
+            "target", "symmetric_blocks"});
     r.get(a, "target", "assembly.target", d.target);
     if (d.target != "default" && d.target != "index" && d.target != "search")
       r.fail("assembly.target", "expected index, search or default");
     if (a["mapping"]) d.mappings = r.list(a["mapping"], "assembly.mapping");
     if (a["race"]) d.races = r.list(a["race"], "assembly.race");
     if (a["scalar"]) d.scalars = r.list(a["scalar"], "assembly.scalar");
+    if (a["storage"]) d.storages = r.list(a["storage"], "assembly.storage");
+    for (const auto& name : d.storages) {
+      try {
+        check_storage_name(name);
+      } catch (const InputError& e) {
+        r.fail("assembly.storage", e.what());
+      }
+    }
     r.get(a, "coloring", "assembly.coloring", d.coloring);
     if (d.coloring != "greedy" && d.coloring != "device")
       r.fail("assembly.coloring", "expected greedy or device");

@@ -9,6 +9,7 @@
 #include "kfem/mesh/box.hpp"
 #include "kfem/mesh/mesh.hpp"
 #include "kfem/mesh/renumber.hpp"
+#include "kfem/pipeline/mesh_names.hpp"
 #include "kfem/pipeline/settings.hpp"
 
 namespace kfem::app {
@@ -48,6 +49,9 @@ struct Deck : pipeline::Settings {
   // solver.operator: csr | ebe-v1 | ebe-v2 (names.hpp); `run` uses the first, bench sweeps them
   // when its points solve
   std::vector<std::string> operators{"csr"};
+  // assembly.storage / --storage: "default" (the mapping's: csr, or csr-lower for a symmetric one) or
+  // names of pipeline::StorageRegistry; bench sweeps the list, run and verify take the first.
+  std::vector<std::string> storages{"default"};
   bool bench_solve = false;  // bench.solve: every point also solves, compared with a reference
   bool stages = false;  // bench.stages: banas' stage bench (element matrices to the host) instead of assembly
   bool retune = false;  // kfem run --retune: mapping auto times its candidates again
@@ -59,8 +63,8 @@ struct Deck : pipeline::Settings {
 Deck read_deck(const std::string& path);  // throws InputError naming file and key
 // The meshes a bench runs at order p: mesh.sizes' entry for p if the deck maps orders to sizes.
 const std::vector<MeshSpec>& meshes_for(const Deck& d, int p);
-// "mesh3", "64x8x8", "prism:8x4x4", "tri:64x32", "capacitor", "capacitor:1e5", "f.msh"
-MeshSpec parse_mesh_name(const std::string& text);
+using pipeline::check_dof_count;
+using pipeline::parse_mesh_name;  // the library's mesh-name grammar (pipeline/mesh_names.hpp)
 // The checks that need no mesh: one clear line for a bad order, problem, permittivity or Poisson ratio.
 void check_parameters(const Deck& d);
 }  // namespace kfem::app

@@ -37,5 +37,7 @@ using pipeline::run_point;
 using pipeline::run_stages_point;
 using pipeline::solution_summary;
 using pipeline::StageOracle;
+using pipeline::storage_for;
+using pipeline::StorageKind;
 using pipeline::write_solution;
 }  // namespace kfem::app

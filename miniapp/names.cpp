@@ -203,6 +203,17 @@ std::string solver_help() {
   for (const auto& [n, help] : solver_entries()) out += (out.empty() ? "" : "; ") + n + " (" + help + ")";
   return out + "; default " + name_of(SolverId{});
 }
+void check_storage_name(const std::string& name) {
+  if (name == "default" || entry_kind<pipeline::StorageRegistry>(name)) return;
+  throw InputError("unknown storage '" + name + "' (expected default, " +
+                   join_names(entry_names<pipeline::StorageRegistry>(), " or ") + ")");
+}
+std::string storage_help() {
+  std::string out = "default (the mapping's: csr-lower for a symmetric mapping, else csr)";
+  for_each_entry<pipeline::StorageRegistry>(
+      [&](auto e) { out += std::string("; ") + decltype(e)::name() + " (" + decltype(e)::help() + ")"; });
+  return out + " (repeatable: bench sweeps them)";
+}
 std::vector<std::string> operator_names() {
   return names(operators);
 }

@@ -41,6 +41,9 @@ SolveOperator operator_from_name(const std::string& name);  // csr | ebe-v1 | eb
 SolverId solver_from_name(const std::string& name);         // SolverRegistry's names; InputError if none
 std::string solver_help();                                  // "cg (...), cg-single-reduction (...)"
 std::vector<std::string> operator_names();
+// default or a name of pipeline::StorageRegistry; InputError naming the storages otherwise.
+void check_storage_name(const std::string& name);
+std::string storage_help();                                  // "default (...); csr (...); ..."
 Renumbering renumbering_from_name(const std::string& name);  // natural | random | rcm
 std::optional<pipeline::VerifyMethod> verify_method_from_name(const std::string& name);  // products | entries
 std::string name_of(Renumbering r);

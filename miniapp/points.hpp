@@ -13,9 +13,11 @@ namespace kfem::app {
 Model model_of(const MeshSpec& spec, const Deck& deck);  // out of memory: InputError naming the mesh
 Oracle oracle_of(const Model& model, const Deck& deck,
                  bool with_matrix = false);  // none above bench.verify_limit
-// Throws InputError for unknown names and for race acoo with a mapping it cannot push through.
+// Throws InputError for unknown names, for race acoo with a mapping it cannot push through and for a
+// storage the mapping cannot write (pipeline::storage_for).
 PointRequest request(const Deck& deck, const Model& model, const std::string& mapping,
-                     const std::string& race, const std::string& scalar, const std::string& op = "csr");
+                     const std::string& race, const std::string& scalar, const std::string& op = "csr",
+                     const std::string& storage = "default");
 // False for a mapping x race pair of a deck's lists that cannot go together (owner with a race
 // handling, an element mapping with race none): benches and verify skip those and run the rest.
 bool goes_with(const std::string& mapping, const std::string& race);

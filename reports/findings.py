@@ -112,11 +112,19 @@ def family_of(point):
     return None
 
 
-LOWER_MAPPINGS = {"sym300", "sym300x2", "sympairs", "sympairs-mma"}
+LOWER_MAPPINGS = {"sym300", "sym300x2", "sympairs", "sympairs-mma", "symbox-owner"}
+
+
+# The storage axis' names against the labels of the files before it (full, lower): the groups stay
+# one per assembled matrix. element and ebe points time the CSR their mapping writes.
+STORAGE_LABELS = {"csr": "full", "csr-lower": "lower", "acoo": "full"}
 
 
 def storage_of(point):
     storage = point.get("storage") or ("lower" if point.get("mapping") in LOWER_MAPPINGS else "full")
+    if storage in ("element", "ebe"):
+        storage = "lower" if point.get("mapping") in LOWER_MAPPINGS else "full"
+    storage = STORAGE_LABELS.get(storage, storage)
     return storage + " (a-COO)" if point.get("race") == "acoo" else storage
 
 

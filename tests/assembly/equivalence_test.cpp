@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <limits>
 
 #include "assembly/fixture.hpp"
 #include "backends.hpp"
 #include "kfem/assembly/make_assembler.hpp"
+#include "kfem/sparsity/bsr.hpp"
 
 namespace kfem::test {
 namespace {
@@ -111,6 +113,58 @@ void check_launch_order(const Exec& exec) {
     for (int a = 0; a < 8; ++a) ASSERT_EQ(nodes(i, a), mesh.elements[morton[i]][a]) << "position " << i;
   }
   EXPECT_TRUE(moved);  // the test mesh's Morton order is not its natural one
+}
+
+// Block storage (storage bsr): every hex8 fast path that writes blocks (the element-centric
+// full-storage ones) x every race it pairs with, the blocks expanded into the DOF pattern's CSR
+// values entry by entry against the oracle; the others refuse blocks in one line. The generic
+// mappings' blocks are checked on every family by family_equivalence_test.cpp.
+template <class Exec, class S>
+void check_blocks(const Exec& exec) {
+  using Mem = typename Exec::memory_space;
+  const Mesh mesh = distorted_beam();
+  const HostCsr<double> ref = assemble_reference_hex8(mesh, steel());
+  Problem<Exec> p = make_problem(exec, mesh);
+  set_coloring(exec, p, greedy_coloring(mesh));
+  const fe::Elasticity<S> op{Isotropic<S>{S(steel().lambda), S(steel().mu)}};
+  const auto href = fe::to_device<fe::Hex8, S>(exec, fe::host_reference(fe::Hex8{}));
+  const int C = p.graph.components;
+  ASSERT_EQ(C, 3);
+  Kokkos::View<S*, Mem> blocks("blocks", p.graph.node.nnz() * C * C), full("full", p.graph.dof.nnz());
+  int written = 0, refused = 0;
+  for_each_entry<FastPathRegistry>([&](auto mentry) {
+    using M = typename decltype(mentry)::type;
+    for_each_entry<RaceRegistry>([&](auto rentry) {
+      if (!pairs_with_kinds(mentry.kind, rentry.kind)) return;
+      SCOPED_TRACE(::testing::Message() << "mapping " << M::name << " race " << decltype(rentry)::name());
+      AssemblerChoice choice{mentry.kind, rentry.kind};
+      choice.blocks = true;
+      if (MappingTraits<M>::lower || MappingTraits<M>::owner_computes) {
+        EXPECT_THROW((make_assembler<Exec, fe::Hex8, S>(exec, p, href, op, choice)), InputError);
+        ++refused;
+        return;
+      }
+      const auto a = make_assembler<Exec, fe::Hex8, S>(exec, p, href, op, choice);
+      Kokkos::deep_copy(blocks, S(-12345));  // poison: assemble must zero every block
+      a->assemble(blocks);
+      Kokkos::deep_copy(full, std::numeric_limits<S>::quiet_NaN());
+      expand_blocks<Exec, S>(exec, p.graph.node, p.graph.dof, C, blocks, full);
+      exec.fence();
+      const MatrixDiff d = compare(to_host(p, full, false), ref);
+      EXPECT_TRUE(d.same_pattern);
+      EXPECT_LE(d.max_rel, tolerance<S>());
+      ++written;
+    });
+  });
+  // 16 element-centric fast paths (4 of them lower: sym300, sym300x2, sympairs, sympairs-mma) x 3
+  // races; owner, batch-owner, box-owner, symbox-owner x none
+  EXPECT_EQ(written, 12 * 3);
+  EXPECT_EQ(refused, 4 * 3 + 4);
+}
+
+TYPED_TEST(Equivalence, BlockStorageMatchesOracle) {
+  check_blocks<TypeParam, double>(TypeParam());
+  check_blocks<TypeParam, float>(TypeParam());
 }
 
 TYPED_TEST(Equivalence, MortonLaunchOrderMatchesOracle) {

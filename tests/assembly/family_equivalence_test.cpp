@@ -7,12 +7,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 
 #include "assembly/fixture.hpp"
 #include "backends.hpp"
 #include "kfem/assembly/make_assembler.hpp"
 #include "kfem/dofs/dof_map.hpp"
 #include "kfem/mesh/box.hpp"
+#include "kfem/sparsity/bsr.hpp"
 
 namespace kfem::test {
 namespace {
@@ -26,13 +28,15 @@ constexpr double tolerance() {
 }
 
 // Assembles with every generic mapping, race handling and target; returns the combinations run.
+// Block storage for orders up to blocks_up_to (the same kernels and block index at every order).
 template <class Exec, class S, class Family, class Op>
 int check_generic(const Exec& exec, const Mesh& mesh, const DofMap& dm, const fe::HostReference& href,
-                  const Op& op, const HostCsr<double>& oracle) {
+                  const Op& op, const HostCsr<double>& oracle, int blocks_up_to = 2) {
   Problem<Exec> p = make_family_problem(exec, mesh, dm, Op::components);
   set_coloring(exec, p, greedy_coloring(mesh));
   const auto ref = fe::to_device<Family, S>(exec, href);
-  Kokkos::View<S*, typename Exec::memory_space> values("values", p.graph.dof.nnz());
+  Kokkos::View<S*, typename Exec::memory_space> values("values", p.graph.dof.nnz()),
+      blocks("blocks", p.graph.node.nnz() * Op::components * Op::components);
   int combinations = 0;
   for_each_entry<GenericMappingRegistry>([&](auto mentry) {
     {
@@ -59,13 +63,31 @@ int check_generic(const Exec& exec, const Mesh& mesh, const DofMap& dm, const fe
           }
           ++combinations;
         });
+        // Block storage (storage bsr): the blocks expanded into the DOF pattern's CSR values.
+        if (!pairs_with_kinds(mentry.kind, rentry.kind) || href.order > blocks_up_to) return;
+        SCOPED_TRACE(::testing::Message() << Family::name << " p=" << href.order << " mapping "
+                                          << int(mentry.kind) << " race " << int(rentry.kind) << " blocks");
+        AssemblerChoice choice{mentry.kind, rentry.kind};
+        choice.blocks = true;
+        const auto a = make_assembler<Exec, Family, S>(exec, p, ref, op, choice);
+        Kokkos::deep_copy(blocks, S(-12345));
+        a->assemble(blocks);
+        Kokkos::deep_copy(values, std::numeric_limits<S>::quiet_NaN());
+        expand_blocks<Exec, S>(exec, p.graph.node, p.graph.dof, Op::components, blocks, values);
+        exec.fence();
+        const MatrixDiff d = compare(kfem::to_host(p.graph.dof, values), oracle);
+        EXPECT_TRUE(d.same_pattern);
+        EXPECT_LE(d.max_rel, tolerance<S>());
+        ++combinations;
       });
     }
   });
   return combinations;
 }
 
-constexpr int generic_combinations = 2 * 3 * 2;  // mappings thread, team x races x targets
+// mappings thread, team x races x (targets index, search + block storage)
+constexpr int generic_combinations = 2 * 3 * 3;
+constexpr int generic_combinations_without_blocks = 2 * 3 * 2;
 
 template <class Exec, class S>
 void check_hex8(const Exec& exec) {
@@ -108,7 +130,7 @@ void check_prisms(const Exec& exec) {
   for (int p = prism::min_order; p <= max_order; ++p) {
     const Mesh mesh = distorted_prism_box(p);
     const DofMap dm = prism_dof_map(mesh, p);
-    EXPECT_EQ(generic_combinations,
+    EXPECT_EQ(p <= 2 ? generic_combinations : generic_combinations_without_blocks,
               (check_generic<Exec, S, fe::Prism>(exec, mesh, dm, fe::host_reference(fe::Prism{}, p), op,
                                                  assemble_reference_elasticity(mesh, dm, steel()))));
   }

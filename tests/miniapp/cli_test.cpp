@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -234,6 +235,7 @@ TEST_F(amorim, NamesParseFromDeckAndOptions) {
         "assembly: {race: acoo}\nsolver: {operator: ebe-v2}\n");
   const auto [point, u] = solve("");
   EXPECT_EQ(point.at("race"), "acoo");
+  EXPECT_EQ(point.at("storage"), "acoo");    // the matrix is a-COO's; the solve's operator EbE-v2
   EXPECT_EQ(point.at("mapping"), "thread");  // a-COO's default: the paper's thread per element
   EXPECT_EQ(point.at("solve").at("operator"), "ebe-v2");
   EXPECT_EQ(point.at("solve").at("ebe").at("race"), "colored");
@@ -253,6 +255,35 @@ TEST_F(amorim, BadNamesAreOneLineErrors) {
   EXPECT_FALSE(fs::exists(path("r.json")));
   EXPECT_FALSE(fs::exists(path("m.msh")));
   expect_one_error_line(kfem("verify --mesh prism:2x1x1 --race acoo --mapping reg-jac"), "reg-jac");
+}
+
+// The storage axis: --storage / assembly.storage name the report's storage and choose the solve's
+// operator; the older spellings (race acoo, operator ebe-v1 / ebe-v2) name the same storages.
+TEST_F(amorim, StorageNamesTheReportAndTheSolve) {
+  write("deck.yaml",
+        "problem: electrostatics\nmesh: {size: 'tri:6x3'}\nbc: {dirichlet: {xmin: 0.0, xmax: 1.0}}\n"
+        "assembly: {storage: element}\n");
+  const auto [element, u] = solve("");
+  EXPECT_EQ(element.at("storage"), "element");
+  EXPECT_EQ(element.at("solve").at("operator"), "ebe-v1");
+  for (const auto& [options, storage, op] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"--storage csr", "csr", "csr"},
+           {"--storage ebe", "ebe", "ebe-v2"},
+           {"--storage acoo", "acoo", "csr"},
+           {"--storage default --race acoo", "acoo", "csr"},
+           {"--storage default --operator ebe-v1", "element", "ebe-v1"}}) {
+    const auto [point, v] = solve(options);
+    EXPECT_EQ(point.at("storage"), storage) << options;
+    EXPECT_EQ(point.at("solve").at("operator"), op) << options;
+    EXPECT_LT(max_rel_diff(v, u), 1e-8) << options;
+  }
+  write("deck.yaml", "mesh: {size: 4x2x2}\nassembly: {mapping: [sympairs, pairs], race: atomic}\n");
+  const Outcome o = kfem("bench deck.yaml --repetitions 1 --warmup 0 --out b");
+  ASSERT_EQ(o.code, 0) << o.out << o.err;
+  const auto points = nlohmann::json::parse(slurp(path("b/results.json"))).at("points");
+  ASSERT_EQ(points.size(), 2u);
+  EXPECT_EQ(points[0].at("storage"), "csr-lower");  // a symmetric mapping's own storage
+  EXPECT_EQ(points[1].at("storage"), "csr");
 }
 
 // A distorted, randomly numbered tri box with a corner between a grounded and a charged side (no Gmsh).

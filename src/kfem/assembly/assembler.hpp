@@ -142,10 +142,12 @@ struct Family {
 };
 
 // The hex8 fast paths read hex8's element data: coordinates and the compact CSR index, for the
-// full pattern or, when the mapping stores the lower triangle (Mapping::lower), for Problem::lower.
-struct Hex8 {
+// full pattern or, when the mapping stores the lower triangle (Mapping::lower), for Problem::lower;
+// with Blocks, the index of block storage (the node graph's 3 x 3 blocks, sparsity/bsr.hpp).
+template <bool Blocks>
+struct Hex8Of {
   template <class F, class Mapping, class S, class Mem>
-  using type = Hex8ElementData<S, typename Mapping::layout, Mem, MappingTraits<Mapping>::lower>;
+  using type = Hex8ElementData<S, typename Mapping::layout, Mem, MappingTraits<Mapping>::lower, Blocks>;
   template <class Mapping, class Exec, class F, class S, class Order>
   static auto make(const Exec& exec, const Problem<Exec>& p,
                    const fe::Reference<F, S, typename Exec::memory_space>&, const Order& order) {
@@ -153,14 +155,17 @@ struct Hex8 {
     constexpr bool lower = MappingTraits<Mapping>::lower;
     if (lower && p.lower.num_rows != p.graph.dof.num_rows)
       throw std::logic_error("symmetric mapping needs Problem::lower");
-    return make_hex8_element_data<S, typename Mapping::layout, lower>(
-        exec, p.mesh.coords, p.mesh.conn, order, p.graph, lower ? p.lower : p.graph.dof, p.spare.take());
+    const auto& target = Blocks ? p.graph.node : lower ? p.lower : p.graph.dof;
+    return make_hex8_element_data<S, typename Mapping::layout, lower, Blocks>(
+        exec, p.mesh.coords, p.mesh.conn, order, p.graph, target, p.spare.take());
   }
   template <class In>
   static double index_bytes_per_element(const In&) {
     return hex8_index_bytes;
   }
 };
+using Hex8 = Hex8Of<false>;
+using Hex8Blocks = Hex8Of<true>;
 }  // namespace inputs
 
 // The element-centric assembler: one family with its operator, one work mapping, one race

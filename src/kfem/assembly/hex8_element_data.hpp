@@ -17,10 +17,14 @@
 #include "kfem/sparsity/dof_graph.hpp"
 
 namespace kfem {
-template <class S, class Layout, class MemorySpace, bool Lower = false>
+template <class S, class Layout, class MemorySpace, bool Lower = false, bool Blocks = false>
 struct Hex8ElementData {
   using scalar_type = S;
   static constexpr bool lower = Lower;  // target is the lower triangle only (symmetric storage)
+  // Blocks: the target is block storage (sparsity/bsr.hpp): row(e, a) is 9 x the first block of
+  // node n_a's row, block(e, 8a+b) 9 x the place of n_b in it, stride 3 (a block's next row).
+  static constexpr bool blocks = Blocks;
+  static_assert(!(Lower && Blocks), "lower block storage is not written by the hex8 element data yet");
   ordinal_t num_elements = 0;
   Kokkos::View<S* [24], Layout, MemorySpace> coords;        // x_a,j - x_0,j at 3a+j (see below)
   Kokkos::View<ordinal_t* [8], Layout, MemorySpace> nodes;  // global node ids
@@ -61,6 +65,7 @@ struct Hex8ElementData {
   // of node n holds 3*(lower neighbours) + c + 1 columns; c*(c+1)/2 counts the diagonal-block
   // entries of the earlier component rows.
   KOKKOS_INLINE_FUNCTION row_length_t row_offset(ordinal_t e, int a, int c) const {
+    if constexpr (Blocks) return 3 * c;
     return c * stride(e, a) + (Lower ? c * (c + 1) / 2 : 0);
   }
 };
@@ -85,17 +90,18 @@ struct LongestRow {
   }
 };
 template <class Exec>
-void check_block_offsets(const Exec& exec, const DofGraph<typename Exec::memory_space>& g) {
+void check_block_offsets(const Exec& exec, const DofGraph<typename Exec::memory_space>& g,
+                         offset_t per_node = 3) {
   constexpr offset_t most = std::numeric_limits<block_offset_t>::max();
-  if (g.most_elements > 0 && 3 * (8 * g.most_elements - 1) <= most) return;
+  if (g.most_elements > 0 && per_node * (8 * g.most_elements - 1) <= most) return;
   offset_t longest = 0;
   Kokkos::parallel_reduce("kfem::longest_node_row", Kokkos::RangePolicy<Exec>(exec, 0, g.node.num_rows),
                           LongestRow<decltype(g.node.row_map)>{g.node.row_map},
                           Kokkos::Max<offset_t>(longest));
-  if (3 * (longest - 1) > most)
+  if (per_node * (longest - 1) > most)
     throw InputError("a mesh node has " + std::to_string(longest) +
                      " neighbouring nodes (itself included); the hex8 element index holds at most " +
-                     std::to_string(most / 3 + 1));
+                     std::to_string(most / per_node + 1));
 }
 
 // One thread per (element, node a): its node, coordinates, row, stride and 8 blocks. On a GPU,
@@ -141,15 +147,20 @@ struct GatherHex8ElementData {
     // Relative to node 0, subtracted in double: J = sum_a dN_a x_a is translation invariant, and
     // absolute coordinates (x ~ 16 m, h ~ 0.03 m) would cost float J ~3 digits to cancellation.
     for (int j = 0; j < 3; ++j) out.coords(e, 3 * a + j) = S(coords(na, j) - coords(n0, j));
-    out.stride(e, a) = row_length_t(rows(3 * na + 1) - rows(3 * na) - (D::lower ? 1 : 0));
-    out.row(e, a) = rows(3 * na);
+    if constexpr (D::blocks) {  // rows: the node graph's
+      out.stride(e, a) = 3;
+      out.row(e, a) = 9 * rows(na);
+    } else {
+      out.stride(e, a) = row_length_t(rows(3 * na + 1) - rows(3 * na) - (D::lower ? 1 : 0));
+      out.row(e, a) = rows(3 * na);
+    }
     ordinal_t nb[8];
     int place[8];
     for (int b = 0; b < 8; ++b) nb[b] = conn(src, b);
     positions_in_row(node_rows, node_cols, na, nb, place);
     EightOffsets blocks;
     for (int b = 0; b < 8; ++b) {
-      const offset_t at = D::lower && nb[b] > na ? 0 : 3 * offset_t(place[b]);
+      const offset_t at = D::lower && nb[b] > na ? 0 : (D::blocks ? 9 : 3) * offset_t(place[b]);
       blocks.at[b] = block_offset_t(at);
     }
     // Element-major rows: node a's 8 offsets are 16 aligned bytes, one store instead of 8.
@@ -162,14 +173,15 @@ struct GatherHex8ElementData {
 
 // Gathers coordinates and node ids of elements order(0..n) and computes their CSR index on the
 // device, for the full pattern (target = g.dof) or its lower triangle (Lower, target from lower_triangle),
-// in `reuse` where that block is large enough.
-template <class S, class Layout, bool Lower = false, class Exec, class Coords, class Conn, class Order>
-Hex8ElementData<S, Layout, typename Exec::memory_space, Lower> make_hex8_element_data(
+// or block storage (Blocks, target = g.node), in `reuse` where that block is large enough.
+template <class S, class Layout, bool Lower = false, bool Blocks = false, class Exec, class Coords,
+          class Conn, class Order>
+Hex8ElementData<S, Layout, typename Exec::memory_space, Lower, Blocks> make_hex8_element_data(
     const Exec& exec, const Coords& coords, const Conn& conn, const Order& order,
     const DofGraph<typename Exec::memory_space>& g, const CsrGraph<typename Exec::memory_space>& target,
     typename Carve<typename Exec::memory_space>::Bytes reuse = {}) {
   using Mem = typename Exec::memory_space;
-  using D = Hex8ElementData<S, Layout, Mem, Lower>;
+  using D = Hex8ElementData<S, Layout, Mem, Lower, Blocks>;
   const ordinal_t ne = static_cast<ordinal_t>(order.extent(0));
   D d;
   d.num_elements = ne;
@@ -183,7 +195,7 @@ Hex8ElementData<S, Layout, typename Exec::memory_space, Lower> make_hex8_element
   d.nodes = block.template part<decltype(d.nodes)>(2, ne);
   d.stride = block.template part<decltype(d.stride)>(3, ne);
   d.block = block.template part<decltype(d.block)>(4, ne);
-  check_block_offsets(exec, g);
+  check_block_offsets(exec, g, Blocks ? 9 : 3);
   // Element-major for LayoutRight; for LayoutLeft, tiles on a host and whole-mesh columns on a GPU.
   constexpr int tile = std::is_same_v<Layout, Kokkos::LayoutRight> ? 1 : on_host<Exec> ? 256 : 0;
   using Gather =

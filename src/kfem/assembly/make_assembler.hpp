@@ -32,6 +32,9 @@ struct AssemblerChoice {
   TargetKind target = TargetKind::index;  // generic mappings only
   int elements_per_team = 4;              // warp mappings on a GPU
   bool symmetric_blocks = false;          // banas mappings: integrate the blocks b <= a only
+  // Block storage (storage bsr, sparsity/bsr.hpp): the mapping writes C x C node blocks through
+  // target::Blocks (generic) or inputs::Hex8Blocks (hex8's element-centric fast paths).
+  bool blocks = false;
 };
 
 namespace detail {
@@ -86,6 +89,29 @@ struct Make<Exec, Family, S, Op, M, R, In, true, true> {
   }
 };
 
+// A hex8 fast path into block storage: the element-centric full-storage ones read hex8's element data
+// with the block index; the others are refused.
+template <class Exec, class Family, class S, class Op, class M, class R,
+          bool Writes = !MappingTraits<M>::lower && !MappingTraits<M>::owner_computes>
+struct MakeBlocks {
+  template <class Ref>
+  static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec&, const Problem<Exec>&, const Ref&,
+                                                      const Op&, const M&) {
+    throw InputError(std::string("mapping ") + M::name + " does not write block storage: " +
+                     (MappingTraits<M>::lower ? "it writes the lower triangle of the CSR"
+                                              : "it writes the CSR from its own index") +
+                     " (the element-centric full-storage mappings and the generic ones do)");
+  }
+};
+template <class Exec, class Family, class S, class Op, class M, class R>
+struct MakeBlocks<Exec, Family, S, Op, M, R, true> {
+  template <class Ref>
+  static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec& exec, const Problem<Exec>& p,
+                                                      const Ref& ref, const Op& op, const M& mapping) {
+    return Make<Exec, Family, S, Op, M, R, inputs::Hex8Blocks>::make(exec, p, ref, op, mapping);
+  }
+};
+
 template <class Exec, class Family, class S, class Op, class ME>
 struct Build<Exec, Family, S, Op, ME, true, true> {  // a hex8 fast path: hex8's own element data
   template <class Ref>
@@ -95,8 +121,11 @@ struct Build<Exec, Family, S, Op, ME, true, true> {  // a hex8 fast path: hex8's
     using M = typename ME::type;
     std::unique_ptr<AssemblerBase<Exec, S>> out;
     dispatch<RaceRegistry>(choice.race, [&](auto race) {
-      out = Make<Exec, Family, S, Op, M, decltype(race), inputs::Hex8>::make(exec, p, ref, op,
-                                                                             tuned<M>(choice));
+      if (choice.blocks)
+        out = MakeBlocks<Exec, Family, S, Op, M, decltype(race)>::make(exec, p, ref, op, tuned<M>(choice));
+      else
+        out = Make<Exec, Family, S, Op, M, decltype(race), inputs::Hex8>::make(exec, p, ref, op,
+                                                                               tuned<M>(choice));
     });
     return out;
   }
@@ -111,6 +140,11 @@ struct Build<Exec, Family, S, Op, ME, true, false> {  // a generic mapping: refe
     using M = typename ME::type;
     std::unique_ptr<AssemblerBase<Exec, S>> out;
     dispatch<RaceRegistry>(choice.race, [&](auto race) {
+      if (choice.blocks) {
+        using In = inputs::Family<target::Blocks>;
+        out = Make<Exec, Family, S, Op, M, decltype(race), In>::make(exec, p, ref, op, tuned<M>(choice));
+        return;
+      }
       dispatch<TargetRegistry>(choice.target, [&](auto target) {
         using In = inputs::Family<decltype(target)>;
         out = Make<Exec, Family, S, Op, M, decltype(race), In>::make(exec, p, ref, op, tuned<M>(choice));

@@ -32,6 +32,7 @@
 #include "kfem/assembly/race/colored.hpp"
 #include "kfem/assembly/race/none.hpp"
 #include "kfem/assembly/race/scatter.hpp"
+#include "kfem/assembly/target/bsr_index.hpp"
 #include "kfem/assembly/target/csr_index.hpp"
 #include "kfem/assembly/target/csr_search.hpp"
 #include "kfem/fe/family.hpp"

@@ -22,7 +22,9 @@
 #include "kfem/problems/dirichlet.hpp"
 #include "kfem/report/stats.hpp"
 #include "kfem/report/timing.hpp"
+#include "kfem/solve/bsr_operator.hpp"
 #include "kfem/solve/solver.hpp"
+#include "kfem/sparsity/bsr.hpp"
 #include "kfem/sparsity/lower.hpp"
 
 namespace kfem::pipeline {
@@ -64,25 +66,22 @@ namespace {
 // y = K x on the assembled storage (full: Kokkos Kernels spmv; lower: symmetric_spmv), timed like
 // the assembly (y poisoned before each run) and checked against verify.hpp's matrix_products of the
 // same stored entries (double sums on the device): max |y - Kx| / max (|K| |x|).
-template <class Exec, class S>
+// Op: the storage's operator (CsrOperator on A, or BsrOperator on blocks whose expansion A holds).
+template <class Exec, class S, class Op>
 json time_spmv(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
                const Kokkos::View<S*, typename Exec::memory_space>& values, bool lower,
-               const Settings& settings) {
+               const Settings& settings, const Op& A_op, const char* label) {
   using Vec = Kokkos::View<S*, Kokkos::Device<Exec, typename Exec::memory_space>>;
   const ordinal_t n = A.num_rows;
   Vec x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::spmv_x"), n), y("kfem::spmv_y", n);
   auto hx = Kokkos::create_mirror_view(x);
   for (ordinal_t i = 0; i < n; ++i) hx(i) = S(std::sin(0.37 * i + 1.0));  // no zeros, no pattern
   Kokkos::deep_copy(x, hx);
-  const CsrOperator<Exec, S> A_op(A, values, lower);
   ScopedRegion r("kfem::spmv");
   const std::vector<double> samples = time_repeated(
       exec, settings.warmup, settings.repetitions,
       [&] { Kokkos::deep_copy(exec, y, std::numeric_limits<S>::quiet_NaN()); }, [&] { A_op.apply(x, y); });
-  json out = {{"operator",
-               lower ? "lower triangle, symmetric_spmv (y = (L + L^T - D) x)" : "full, Kokkos Kernels spmv"},
-              {"samples_s", samples},
-              {"stats", summarize(samples)}};
+  json out = {{"operator", label}, {"samples_s", samples}, {"stats", summarize(samples)}};
   const auto [diff, scale] = product_difference(
       exec, matrix_products(exec, A, values, lower, as_double_column(exec, x)), as_double_column(exec, y));
   out["max_rel_vs_host"] = scale > 0 ? diff / scale : diff;
@@ -106,8 +105,16 @@ json point(const Exec& exec, const Model& model, const Settings& settings, const
   // Symmetric mappings fill the lower triangle (columns <= row) only.
   const bool lower = assembler->lower();
   const CsrGraph<Mem>& target = lower ? p.lower : p.graph.dof;
+  // Block storage: `values` holds the node graph's C x C blocks; verification, the export and the
+  // read-outs take them expanded into the DOF pattern's CSR values (`matrix`), which are released
+  // before the solve.
+  const bool blocks = facts_of(req.storage).blocks;
+  const int C = p.graph.components;
   const offset_t nnz = target.nnz();
-  out["storage"] = lower ? "lower" : "full";
+  if (lower != facts_of(req.storage).lower)
+    throw std::logic_error("storage " + name_of(req.storage) + " and mapping " + name_of(req.mapping) +
+                           " disagree on the lower triangle (storage_for chooses them together)");
+  out["storage"] = name_of(req.storage);
 
   // tour: timed-assembly
   // Timed assembly. Every run zeroes its values itself, inside its time. Before the first run and
@@ -161,34 +168,62 @@ json point(const Exec& exec, const Model& model, const Settings& settings, const
   // double).
   const bool export_matrix = !settings.export_matrix.empty() && req.exports;
   const bool energy = req.solve && problem_of(settings).readouts_need_matrix && !lower;
+  Kokkos::View<S*, Mem> matrix = values;
+  double expand_s = 0;
+  if (blocks) {
+    matrix = Kokkos::View<S*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::expanded"), nnz);
+    expand_s = time_fenced(
+        exec, [&] { expand_blocks<Exec, S>(exec, p.graph.node, p.graph.dof, C, values, matrix); });
+  }
   std::optional<HostCsr<S>> got;
-  if (export_matrix || energy) got = to_host(target, values);
+  if (export_matrix || energy) got = to_host(target, matrix);
   {
     ScopedRegion r("kfem::verify");
     const auto t0 = std::chrono::steady_clock::now();
-    out["verification"] = pipeline::verification(exec, target, values, lower, oracle);
+    out["verification"] = pipeline::verification(exec, target, matrix, lower, oracle);
     if (!oracle.empty())
       out["verification"]["check_s"] =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (blocks) out["verification"]["expand_s"] = expand_s;  // blocks -> CSR values, before the check
   }
   if (export_matrix) write_matrix_market(settings.export_matrix, *got, lower);
-  if (req.timed && req.diagnostics) out["spmv"] = time_spmv(exec, target, values, lower, settings);
+  if (req.timed && req.diagnostics) {
+    if (blocks)
+      out["spmv"] =
+          time_spmv(exec, target, matrix, lower, settings, BsrOperator<Exec, S>(p.graph.node, C, values),
+                    "block storage, kfem's bsr_spmv (a thread per node row)");
+    else
+      out["spmv"] = time_spmv(
+          exec, target, values, lower, settings, CsrOperator<Exec, S>(target, values, lower),
+          lower ? "lower triangle, symmetric_spmv (y = (L + L^T - D) x)" : "full, Kokkos Kernels spmv");
+  }
+  matrix = {};
 
   if (req.solve) {
     ScopedRegion r("kfem::solve");
     const std::optional<HostCsr<double>> K = energy ? detail::full_matrix(*got, lower) : std::nullopt;
-    if (req.op != SolveOperator::csr) {
+    if (req.solve_with != SolveOperator::csr) {
       out["solve"] = detail::ebe_solve(model, settings, req, K ? &*K : nullptr);
     } else {
       const auto in = detail::solve_inputs<S, Mem>(req);
-      const double bc_s =
-          time_fenced(exec, [&] { apply_dirichlet(exec, target, values, in.rhs, in.fixed, in.values); });
       std::vector<double> u;
-      const SolveResult cg = detail::csr_solve(exec, target, values, in.rhs, lower, settings, u);
+      double bc_s = 0;
+      SolveResult cg;
+      if (blocks) {
+        bc_s = time_fenced(exec, [&] {
+          apply_dirichlet_blocks(exec, p.graph.node, C, values, in.rhs, in.fixed, in.values);
+        });
+        cg = detail::bsr_solve(exec, p.graph.node, C, values, in.rhs, settings, u);
+      } else {
+        bc_s = time_fenced(exec, [&] { apply_dirichlet(exec, target, values, in.rhs, in.fixed, in.values); });
+        cg = detail::csr_solve(exec, target, values, in.rhs, lower, settings, u);
+      }
       out["solve"] = detail::solve_report(model, settings, req, cg, u, K ? &*K : nullptr);
       out["solve"]["dirichlet_s"] = bc_s;
-      out["solve"]["memory"] =
-          detail::csr_memory(model, nnz, target.num_rows, sizeof(S), assembler->index_bytes_per_element());
+      out["solve"]["memory"] = blocks ? detail::bsr_memory(model, p.graph.node.nnz(), p.graph.node.num_rows,
+                                                           C, sizeof(S), assembler->index_bytes_per_element())
+                                      : detail::csr_memory(model, nnz, target.num_rows, sizeof(S),
+                                                           assembler->index_bytes_per_element());
     }
   }
   return out;
@@ -196,6 +231,20 @@ json point(const Exec& exec, const Model& model, const Settings& settings, const
 }  // namespace
 
 namespace detail {
+json bsr_memory(const Model& model, std::int64_t blocks, ordinal_t node_rows, int C, int scalar_bytes,
+                double index_bytes_per_element) {
+  const double ne = double(model.mesh.num_elements());
+  const double values = double(blocks) * C * C * scalar_bytes;
+  const double graph = double(node_rows + 1) * sizeof(offset_t) + double(blocks) * sizeof(ordinal_t);
+  const double index = index_bytes_per_element * ne;
+  return {
+      {"values_bytes", values},
+      {"graph_bytes", graph},
+      {"index_bytes", index},
+      {"bytes_per_element", (values + graph + index) / ne},
+      {"includes", "block values + node pattern (row map, block columns) + the target's per-element index"}};
+}
+
 json csr_memory(const Model& model, std::int64_t nnz, ordinal_t rows, int scalar_bytes,
                 double index_bytes_per_element) {
   const double ne = double(model.mesh.num_elements());
@@ -223,7 +272,7 @@ void check_rhs_representable(const SolveResult& cg, const BoundarySetup& bc, con
   throw std::runtime_error(fmt::format(
       "CG ({}): the load vector underflows in {}: ||b|| = {:.3g}{} (nodal loads up to {:.3g}, prescribed "
       "values up to {:.3g}): nothing to solve (rescale the mesh, the load or the prescribed values)",
-      name_of(req.op), name_of(req.scalar), cg.rhs_norm,
+      name_of(req.solve_with), name_of(req.scalar), cg.rhs_norm,
       cg.rhs_norm == 0 ? " although the loads are not all 0" : ", and CG's first step p.Ap rounds to 0", load,
       value));
 }
@@ -234,7 +283,7 @@ json solve_report(const Model& model, const Settings& settings, const PointReque
   const BoundarySetup& bc = *req.boundary;
   check_rhs_representable(cg, bc, req);
   json out = {{"problem", bc.name},
-              {"operator", name_of(req.op)},
+              {"operator", name_of(req.solve_with)},
               {"fixed_dofs", bc.fixed.size()},
               {"cg_iterations", cg.iterations},
               {"cg_relative_residual", cg.relative_residual},
@@ -271,7 +320,7 @@ json run_point(const Model& model, const Settings& settings, const PointRequest&
   json result;
   if (req.comm && req.comm->size() > 1) {
     result = detail::distributed_point(model, settings, req, oracle);
-  } else if (req.acoo) {
+  } else if (facts_of(req.storage).path == storage::Path::row_lists) {
     result = detail::acoo_point(model, settings, req, oracle);
   } else {
     detail::with_point_types(model, req, [&](auto exec, auto s, auto family) {
@@ -282,7 +331,7 @@ json run_point(const Model& model, const Settings& settings, const PointRequest&
   result["family"] = model.info["family"];
   result["order"] = model.dofs.order;
   result["mapping"] = name_of(req.mapping);
-  result["race"] = req.acoo ? acoo_race : name_of(req.race);
+  result["race"] = req.storage == StorageKind::acoo ? acoo_race : name_of(req.race);
   result["scalar"] = name_of(req.scalar);
   const double t = result["assembly"]["stats"]["median"].get<double>();
   const double ne = double(model.mesh.num_elements());

@@ -18,26 +18,14 @@
 #include "kfem/parallel/partition.hpp"
 #include "kfem/parallel/transport.hpp"
 #include "kfem/pipeline/model.hpp"
+#include "kfem/pipeline/storage.hpp"
 
 namespace kfem::pipeline {
 class SharedPattern;  // setup.hpp
-// The operator CG solves with: the assembled CSR or amorim's element-by-element operators
-// (EbE-v1: element matrices stored, EbE-v2: recomputed in every product).
-enum class SolveOperator { csr, ebe_v1, ebe_v2 };
-inline constexpr std::array<std::pair<const char*, SolveOperator>, 3> solve_operators{
-    {{"csr", SolveOperator::csr}, {"ebe-v1", SolveOperator::ebe_v1}, {"ebe-v2", SolveOperator::ebe_v2}}};
-inline std::string name_of(SolveOperator k) {
-  for (const auto& [name, kind] : solve_operators)
-    if (kind == k) return name;
-  return "?";
-}
-
-// Race handling "acoo" (amorim's a-COO): row lists + consolidation, no colouring, no CSR pattern.
-// Not a RaceKind: a storage of its own, which pairs with the mappings of GenericMappingRegistry.
-inline constexpr const char* acoo_race = "acoo";
-inline constexpr const char* acoo_help =
-    "amorim's a-COO: Ke entries pushed onto per-row lists, then consolidated into CSR; no DOF graph, no "
-    "colouring, no CSR index";
+// Race handling "acoo" is the storage acoo's older spelling (storage.hpp): it pairs with the mappings
+// of GenericMappingRegistry.
+inline constexpr const char* acoo_race = storage::Acoo::name;
+inline constexpr const char* acoo_help = storage::Acoo::help;
 
 struct PointRequest {
   MappingKind mapping;
@@ -51,8 +39,12 @@ struct PointRequest {
   // with solve: the caller's, built (and its names checked) before allocation
   const BoundarySetup* boundary = nullptr;
   bool exports = false;  // write the settings' export_matrix / export_solution files
-  bool acoo = false;     // race acoo: a-COO insertion + consolidation (point_acoo.cpp); `race` unused
-  SolveOperator op = SolveOperator::csr;  // with solve: CG on the CSR or on an EbE operator
+  // Where the assembly leaves the operator (storage.hpp, storage_for): the point's path and, with
+  // solve, the operator CG applies. acoo: a-COO insertion + consolidation, `race` unused.
+  StorageKind storage = StorageKind::csr;
+  // with solve: the operator CG applies; the storage's (StorageTraits::solve_with) unless the
+  // request names another (race acoo with operator ebe-v1 / ebe-v2)
+  SolveOperator solve_with = SolveOperator::csr;
   bool ebe_atomic = false;      // EbE products: atomic when the point's race is atomic, else by colour
   bool time_colorings = false;  // also time both colourings (greedy host, device) as pre-processing
   const ReferenceSolution* reference = nullptr;  // with solve: the solution to compare with (bench)

@@ -123,7 +123,7 @@ json acoo_point_on(const Exec& exec, const Model& model, const Settings& setting
   setup["element_data_s"] = summarize(element_data).median;
   out["setup"] = setup;
   out["index_bytes_per_element"] = 0.0;  // no CSR index: every push carries its global (row, column)
-  out["storage"] = "full";
+  out["storage"] = name_of(req.storage);
   out["assembly"] = {{"samples_s", assembly},
                      {"stats", summarize(assembly)},
                      {"includes",
@@ -176,7 +176,7 @@ json acoo_point_on(const Exec& exec, const Model& model, const Settings& setting
     ScopedRegion r("kfem::solve");
     const std::optional<HostCsr<double>> K = detail::full_matrix(got, false);
     csr = {};
-    if (req.op != SolveOperator::csr) {
+    if (req.solve_with != SolveOperator::csr) {
       out["solve"] = detail::ebe_solve(model, settings, req, &*K);
     } else {
       const auto in = detail::solve_inputs<S, Mem>(req);

@@ -29,6 +29,7 @@
 #include "kfem/report/context.hpp"
 #include "kfem/report/stats.hpp"
 #include "kfem/report/timing.hpp"
+#include "kfem/solve/bsr_operator.hpp"
 #include "kfem/solve/solver.hpp"
 #include "kfem/sparsity/csr.hpp"
 
@@ -116,9 +117,26 @@ SolveResult csr_solve(const Exec& exec, const CsrGraph<typename Exec::memory_spa
   return res;
 }
 
+// The solver on constrained block storage (blocks on the node graph `node`, C per node).
+template <class Exec, class S>
+SolveResult bsr_solve(const Exec& exec, const CsrGraph<typename Exec::memory_space>& node, int C,
+                      const Kokkos::View<S*, typename Exec::memory_space>& values,
+                      const Kokkos::View<S*, typename Exec::memory_space>& rhs, const Settings& settings,
+                      std::vector<double>& u) {
+  using Device = Kokkos::Device<Exec, typename Exec::memory_space>;
+  const Kokkos::View<S*, Device> x("kfem::u", node.num_rows * C);
+  const SolveResult res = solve(exec, BsrOperator<Exec, S>(node, C, values),
+                                Kokkos::View<const S*, Device>(rhs), x, solver_options(settings));
+  u = to_host_vector(x);
+  return res;
+}
+
 // Device bytes of an assembled CSR: values, pattern (row map + columns) and the target's index.
 nlohmann::json csr_memory(const Model& model, std::int64_t nnz, ordinal_t rows, int scalar_bytes,
                           double index_bytes_per_element);
+// The same of block storage: values, node pattern (row map + block columns) and the index.
+nlohmann::json bsr_memory(const Model& model, std::int64_t blocks, ordinal_t node_rows, int C,
+                          int scalar_bytes, double index_bytes_per_element);
 
 // What every solve reports, whichever operator: the problem, the solver's iterations and times, the
 // problem's read-outs (solution_summary, K: the full matrix before constraints or null), the
@@ -196,13 +214,16 @@ GraphAssembly<Exec, S> prepare_graph_assembly(const Exec& exec, const Model& mod
     out.assembler = make_assembler<Exec, Family, S>(
         exec, p, ref, op,
         AssemblerChoice{req.mapping, req.race, req.target, settings.elements_per_team,
-                        settings.symmetric_blocks});
+                        settings.symmetric_blocks, facts_of(req.storage).blocks});
     p.spare.drop();  // where the element data did not take it
     // The values (mesh4: 4.1 GB) inside the stage, after the element data's launch. A Kokkos 3.4
     // device allocation waits for the kernel, so this hides nothing yet; it sits where a
     // stream-ordered allocator would overlap it (reports/runs/2026-12-01-h200-issue44-reductions).
     // Uninitialised: every assembly zeroes or writes them itself.
-    const offset_t nnz = out.assembler->lower() ? p.lower.nnz() : p.graph.dof.nnz();
+    const offset_t nnz = facts_of(req.storage).blocks
+                             ? p.graph.node.nnz() * p.graph.components * p.graph.components
+                         : out.assembler->lower() ? p.lower.nnz()
+                                                  : p.graph.dof.nnz();
     out.values = decltype(out.values)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::values"), nnz);
   });
   return out;

@@ -156,7 +156,7 @@ json distributed(const Exec& exec, const parallel::Comm& comm, const Model& glob
   out["setup"] = setup;
   out.update(strategy_fields<Exec>(req, settings));
   out["index_bytes_per_element"] = assembler->index_bytes_per_element();
-  out["storage"] = "full";
+  out["storage"] = name_of(req.storage);
   const CsrGraph<Mem>& A = p.graph.dof;  // every local row; the owned ones are its prefix
 
   // Timed as on one rank (values poisoned with NaN before every run), all ranks starting together.
@@ -357,7 +357,14 @@ json distributed_point(const Model& model, const Settings& settings, const Point
 
 namespace kfem::pipeline {
 void check_distributed(const PointRequest& req) {
-  if (req.acoo) throw InputError("race acoo is not distributed: under mpirun use colored, atomic or scatter");
+  if (req.solve_with != SolveOperator::csr)
+    throw InputError("solver.operator " + name_of(req.solve_with) +
+                     " is not distributed: under mpirun use csr");
+  if (!facts_of(req.storage).distributed)
+    throw InputError("storage " + name_of(req.storage) + " is not distributed: under mpirun use storage csr" +
+                     (req.storage == StorageKind::acoo        ? " (race colored, atomic or scatter)"
+                      : req.storage == StorageKind::csr_lower ? " (a full-storage mapping)"
+                                                              : " (solver.operator csr)"));
   with_backend(req.backend, [&](auto exec) {
     try {
       parallel::resolve_transport<decltype(exec)>(req.halo, "parallel.halo");
@@ -366,14 +373,5 @@ void check_distributed(const PointRequest& req) {
       throw InputError(e.what());
     }
   });
-  if (req.op != SolveOperator::csr)
-    throw InputError("solver.operator " + name_of(req.op) + " is not distributed: under mpirun use csr");
-  bool lower = false;
-  dispatch_entry<MappingRegistry>(req.mapping,
-                                  [&](auto e) { lower = MappingTraits<typename decltype(e)::type>::lower; });
-  if (lower)
-    throw InputError(
-        "mapping " + name_of(req.mapping) +
-        " stores the lower triangle, which is not distributed: under mpirun use a full-storage mapping");
 }
 }  // namespace kfem::pipeline

@@ -28,7 +28,7 @@ json ebe_solve_on(const Exec& exec, const Model& model, const Settings& settings
   using Mem = typename Exec::memory_space;
   const auto op = detail::make_operator<Family, S>(settings);
   using Op = std::decay_t<decltype(op)>;
-  const bool v1 = req.op == SolveOperator::ebe_v1;
+  const bool v1 = req.solve_with == SolveOperator::ebe_v1;
   const EbeRace race = req.ebe_atomic ? EbeRace::atomic : EbeRace::colored;
   json setup;
   Problem<Exec> p;

@@ -45,9 +45,10 @@ PointRequest candidate_request(MappingKind mapping, const std::string& race, con
   PointRequest req{mapping, RaceKind::atomic, q.target, q.scalar, q.backend};
   if (race == acoo_race) {
     check_acoo_mapping(mapping);
-    req.acoo = true;
+    req.storage = StorageKind::acoo;
   } else if (const auto kind = entry_kind<RaceRegistry>(race)) {
     req.race = *kind;
+    req.storage = storage_for(mapping, "default");
   } else {
     throw InputError("unknown race handling '" + race + "'");
   }

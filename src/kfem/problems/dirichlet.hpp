@@ -103,10 +103,37 @@ struct Mark {
   }
 };
 
-template <class Mem, class S>
-struct Lift {
+// The entries of DOF row r of a pattern, in order: CSR (entry k is slot k) or blocks (BSR,
+// sparsity/bsr.hpp: entry j of row C n + c is component j % C of node block j / C).
+template <class Mem>
+struct CsrRows {
   Kokkos::View<const offset_t*, Mem> row_map;
   Kokkos::View<const ordinal_t*, Mem> cols;
+  KOKKOS_INLINE_FUNCTION offset_t begin(ordinal_t r) const { return row_map(r); }
+  KOKKOS_INLINE_FUNCTION offset_t end(ordinal_t r) const { return row_map(r + 1); }
+  KOKKOS_INLINE_FUNCTION ordinal_t col(ordinal_t, offset_t k) const { return cols(k); }
+  KOKKOS_INLINE_FUNCTION offset_t slot(ordinal_t, offset_t k) const { return k; }
+};
+template <class Mem>
+struct BlockRows {
+  Kokkos::View<const offset_t*, Mem> node_rows;
+  Kokkos::View<const ordinal_t*, Mem> node_cols;
+  int C;
+  KOKKOS_INLINE_FUNCTION offset_t begin(ordinal_t) const { return 0; }
+  KOKKOS_INLINE_FUNCTION offset_t end(ordinal_t r) const {
+    return C * (node_rows(r / C + 1) - node_rows(r / C));
+  }
+  KOKKOS_INLINE_FUNCTION ordinal_t col(ordinal_t r, offset_t j) const {
+    return C * node_cols(node_rows(r / C) + j / C) + ordinal_t(j % C);
+  }
+  KOKKOS_INLINE_FUNCTION offset_t slot(ordinal_t r, offset_t j) const {
+    return ((node_rows(r / C) + j / C) * C + r % C) * C + j % C;
+  }
+};
+
+template <class Mem, class S, class Rows = CsrRows<Mem>>
+struct Lift {
+  Rows rows;
   Kokkos::View<S*, Mem> values, rhs;
   Kokkos::View<const unsigned char*, Mem> fixed;
   Kokkos::View<const S*, Mem> g;
@@ -116,8 +143,9 @@ struct Lift {
   KOKKOS_INLINE_FUNCTION void operator()(ordinal_t r) const {
     const bool row_fixed = fixed(r);
     S lift = S(0), diag = S(1);
-    for (offset_t k = row_map(r); k < row_map(r + 1); ++k) {
-      const ordinal_t c = cols(k);
+    for (offset_t j = rows.begin(r); j < rows.end(r); ++j) {
+      const ordinal_t c = rows.col(r, j);
+      const offset_t k = rows.slot(r, j);
       if (c == r) {
         if (row_fixed && values(k) > S(0)) diag = values(k);
         if (row_fixed) values(k) = diag;
@@ -136,6 +164,25 @@ struct Lift {
       rhs(r) -= lift;
   }
 };
+// The mask of the fixed DOFs among `rows` and their prescribed values (0 on free DOFs), on exec.
+template <class Mem, class S>
+struct Marked {
+  Kokkos::View<unsigned char*, Mem> fixed;
+  Kokkos::View<S*, Mem> g;
+};
+template <class S, class Exec, class FixedValues>
+Marked<typename Exec::memory_space, S> marked(
+    const Exec& exec, ordinal_t rows,
+    const Kokkos::View<const ordinal_t*, typename Exec::memory_space>& fixed_dofs,
+    const FixedValues& fixed_values) {
+  using Mem = typename Exec::memory_space;
+  Marked<Mem, S> m{Kokkos::View<unsigned char*, Mem>("kfem::dirichlet_mask", rows),
+                   Kokkos::View<S*, Mem>("kfem::dirichlet_values", rows)};
+  Kokkos::parallel_for("kfem::dirichlet_mark_values",
+                       Kokkos::RangePolicy<Exec>(exec, 0, fixed_dofs.extent(0)),
+                       Mark<Mem, S>{m.fixed, m.g, fixed_dofs, fixed_values});
+  return m;
+}
 }  // namespace dirichlet_detail
 
 // FixedValues: any view convertible to View<const S*, Mem> (its own template parameter, so S is
@@ -147,13 +194,27 @@ void apply_dirichlet(const Exec& exec, const CsrGraph<typename Exec::memory_spac
                      const Kokkos::View<const ordinal_t*, typename Exec::memory_space>& fixed_dofs,
                      const FixedValues& fixed_values) {
   using Mem = typename Exec::memory_space;
-  using policy = Kokkos::RangePolicy<Exec>;
   const bool lower = is_lower_storage(exec, A);
-  Kokkos::View<unsigned char*, Mem> fixed("kfem::dirichlet_mask", A.num_rows);
-  Kokkos::View<S*, Mem> g("kfem::dirichlet_values", A.num_rows);  // prescribed values, 0 on free DOFs
-  Kokkos::parallel_for("kfem::dirichlet_mark_values", policy(exec, 0, fixed_dofs.extent(0)),
-                       dirichlet_detail::Mark<Mem, S>{fixed, g, fixed_dofs, fixed_values});
-  Kokkos::parallel_for("kfem::dirichlet_apply_values", policy(exec, 0, A.num_rows),
-                       dirichlet_detail::Lift<Mem, S>{A.row_map, A.cols, values, rhs, fixed, g, lower});
+  const auto m = dirichlet_detail::marked<S>(exec, A.num_rows, fixed_dofs, fixed_values);
+  Kokkos::parallel_for("kfem::dirichlet_apply_values", Kokkos::RangePolicy<Exec>(exec, 0, A.num_rows),
+                       dirichlet_detail::Lift<Mem, S>{{A.row_map, A.cols}, values, rhs, m.fixed, m.g, lower});
+}
+
+// The same conditions on block storage (sparsity/bsr.hpp: blocks on the node graph `node`, C DOFs
+// per node), which holds every entry: rows and columns of the fixed DOFs zeroed inside their
+// blocks, the fixed diagonal kept as above.
+template <class Exec, class S, class FixedValues>
+void apply_dirichlet_blocks(const Exec& exec, const CsrGraph<typename Exec::memory_space>& node, int C,
+                            const Kokkos::View<S*, typename Exec::memory_space>& values,
+                            const Kokkos::View<S*, typename Exec::memory_space>& rhs,
+                            const Kokkos::View<const ordinal_t*, typename Exec::memory_space>& fixed_dofs,
+                            const FixedValues& fixed_values) {
+  using Mem = typename Exec::memory_space;
+  using Rows = dirichlet_detail::BlockRows<Mem>;
+  const ordinal_t rows = node.num_rows * C;
+  const auto m = dirichlet_detail::marked<S>(exec, rows, fixed_dofs, fixed_values);
+  Kokkos::parallel_for("kfem::dirichlet_apply_blocks", Kokkos::RangePolicy<Exec>(exec, 0, rows),
+                       dirichlet_detail::Lift<Mem, S, Rows>{Rows{node.row_map, node.cols, C}, values, rhs,
+                                                            m.fixed, m.g, false});
 }
 }  // namespace kfem

@@ -1,0 +1,187 @@
+// Block storage (BSR): the node graph as the block pattern and C x C blocks of values, C = DOFs
+// per node. Block k of the node graph (node row n, column m) holds A(C n + c, C m + d) at
+// C^2 k + C c + d. The DOF pattern is the node graph expanded (dof_graph.hpp: row C n + c holds the
+// columns C m + d in node-column order), so entry j of DOF row C n + c is (node column j / C,
+// component j % C): expanding blocks into CSR values is a copy, no search. For C = 1 BSR is CSR.
+#pragma once
+#include <Kokkos_Core.hpp>
+
+#include "kfem/core/exec_spaces.hpp"
+#include "kfem/core/types.hpp"
+#include "kfem/sparsity/csr.hpp"
+
+namespace kfem {
+namespace bsr_detail {
+// One thread per DOF row: its entries from the blocks of its node row (a named functor: the
+// library and the tests instantiate it).
+template <class S, class Mem>
+struct Expand {
+  Kokkos::View<const offset_t*, Mem> node_rows, dof_rows;
+  Kokkos::View<const S*, Mem> blocks;
+  Kokkos::View<S*, Mem> csr;
+  int C;
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t r) const {
+    const ordinal_t n = r / C;
+    const int c = r % C;
+    const offset_t k0 = node_rows(n), to = dof_rows(r);
+    const offset_t blocks_in_row = node_rows(n + 1) - k0;
+    for (offset_t j = 0; j < blocks_in_row; ++j)
+      for (int d = 0; d < C; ++d) csr(to + C * j + d) = blocks((k0 + j) * C * C + C * c + d);
+  }
+};
+
+// y = A x, one thread per node row; C a compile-time constant where it is 1 or 3 (the loops
+// unroll), else the run-time value.
+template <int CT, class S, class Mem>
+struct Spmv {
+  Kokkos::View<const offset_t*, Mem> rows;
+  Kokkos::View<const ordinal_t*, Mem> cols;
+  Kokkos::View<const S*, Mem> values, x;
+  Kokkos::View<S*, Mem> y;
+  int C_run;
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t n) const {
+    constexpr int most = CT > 0 ? CT : 8;
+    const int C = CT > 0 ? CT : C_run;
+    S sum[most] = {};
+    for (offset_t k = rows(n); k < rows(n + 1); ++k) {
+      const ordinal_t m = cols(k);
+      const S* const B = &values(k * C * C);
+      for (int c = 0; c < C; ++c)
+        for (int d = 0; d < C; ++d) sum[c] += B[C * c + d] * x(C * m + d);
+    }
+    for (int c = 0; c < C; ++c) y(C * n + c) = sum[c];
+  }
+};
+
+// The C partial sums of one node row (a reduction value: Kokkos adds them with +=).
+template <class S, int C>
+struct RowSums {
+  S v[C];
+  KOKKOS_INLINE_FUNCTION RowSums() {
+    for (int c = 0; c < C; ++c) v[c] = S(0);
+  }
+  KOKKOS_INLINE_FUNCTION RowSums& operator+=(const RowSums& o) {
+    for (int c = 0; c < C; ++c) v[c] += o.v[c];
+    return *this;
+  }
+};
+
+// y = A x with C = 3 on a device: a team thread (a warp) per node row, its lanes across the row's
+// values in storage order, so that the warp reads them coalesced (entry v: block v / 9, row
+// (v % 9) / 3, column v % 3); one thread per row would read 27 blocks alone, 216 bytes apart from
+// its neighbour's.
+template <class S, class Mem, class Member>
+struct SpmvRows3 {
+  Kokkos::View<const offset_t*, Mem> rows;
+  Kokkos::View<const ordinal_t*, Mem> cols;
+  Kokkos::View<const S*, Mem> values, x;
+  Kokkos::View<S*, Mem> y;
+  ordinal_t num_rows;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& t) const {
+    const ordinal_t n = t.league_rank() * t.team_size() + t.team_rank();
+    if (n >= num_rows) return;
+    const offset_t k0 = rows(n), first = 9 * k0, count = 9 * (rows(n + 1) - k0);
+    RowSums<S, 3> sum;
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(t, count),
+        [&](offset_t i, RowSums<S, 3>& s) {
+          const offset_t v = first + i;
+          const int e = int(v % 9);
+          s.v[e / 3] += values(v) * x(3 * cols(v / 9) + e % 3);
+        },
+        sum);
+    Kokkos::single(Kokkos::PerThread(t), [&] {
+      for (int c = 0; c < 3; ++c) y(3 * n + c) = sum.v[c];
+    });
+  }
+};
+
+// d(C n + c) = 1 / A(C n + c, C n + c), 1 where the diagonal is 0.
+template <class S, class Mem, class Out>
+struct InverseDiagonal {
+  Kokkos::View<const offset_t*, Mem> rows;
+  Kokkos::View<const ordinal_t*, Mem> cols;
+  Kokkos::View<const S*, Mem> values;
+  Out d;
+  int C;
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t n) const {
+    for (int c = 0; c < C; ++c) d(C * n + c) = 1;
+    for (offset_t k = rows(n); k < rows(n + 1); ++k) {
+      if (cols(k) != n) continue;
+      for (int c = 0; c < C; ++c) {
+        const S a = values(k * C * C + C * c + c);
+        d(C * n + c) = a != S(0) ? S(1) / a : S(1);
+      }
+    }
+  }
+};
+}  // namespace bsr_detail
+
+// Most DOFs per node the BSR kernels take (the C = 1 and 3 cases are compiled apart).
+inline constexpr int bsr_most_components = 8;
+
+// The CSR values of the DOF pattern `dof` (the node graph expanded, C per node) from BSR blocks on
+// the node graph `node`, on exec. csr must hold dof.nnz() entries.
+template <class Exec, class S>
+void expand_blocks(const Exec& exec, const CsrGraph<typename Exec::memory_space>& node,
+                   const CsrGraph<typename Exec::memory_space>& dof, int C,
+                   const Kokkos::View<const S*, typename Exec::memory_space>& blocks,
+                   const Kokkos::View<S*, typename Exec::memory_space>& csr) {
+  using Mem = typename Exec::memory_space;
+  Kokkos::parallel_for("kfem::bsr_expand", Kokkos::RangePolicy<Exec>(exec, 0, dof.num_rows),
+                       bsr_detail::Expand<S, Mem>{node.row_map, dof.row_map, blocks, csr, C});
+}
+
+// Which kernel bsr_spmv launches. automatic: rows on host backends, lanes on devices (C = 3).
+enum class BsrSpmvKernel {
+  automatic,
+  rows,   // a thread per node row
+  lanes,  // C = 3: a team thread per node row, its vector lanes across the row's values
+};
+
+// y = A x for A in BSR (blocks on `node`, C per node), on exec; x and y must not alias.
+template <class Exec, class S>
+void bsr_spmv(const Exec& exec, const CsrGraph<typename Exec::memory_space>& node, int C,
+              const Kokkos::View<const S*, typename Exec::memory_space>& values,
+              const Kokkos::View<const S*, typename Exec::memory_space>& x,
+              const Kokkos::View<S*, typename Exec::memory_space>& y,
+              BsrSpmvKernel kernel = BsrSpmvKernel::automatic) {
+  using Mem = typename Exec::memory_space;
+  const Kokkos::RangePolicy<Exec> rows(exec, 0, node.num_rows);
+  if (kernel == BsrSpmvKernel::automatic)
+    kernel = C == 3 && !on_host<Exec> ? BsrSpmvKernel::lanes : BsrSpmvKernel::rows;
+  if (kernel == BsrSpmvKernel::lanes && C == 3) {  // a warp per node row, 8 rows a team
+    using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
+    const int rows_per_team = on_host<Exec> ? 1 : 8, lanes = on_host<Exec> ? 1 : 32;
+    Kokkos::parallel_for(
+        "kfem::bsr_spmv_rows",
+        Kokkos::TeamPolicy<Exec>(exec, (node.num_rows + rows_per_team - 1) / rows_per_team, rows_per_team,
+                                 lanes),
+        bsr_detail::SpmvRows3<S, Mem, Member>{node.row_map, node.cols, values, x, y, node.num_rows});
+    return;
+  }
+  if (C == 3)
+    Kokkos::parallel_for("kfem::bsr_spmv", rows,
+                         bsr_detail::Spmv<3, S, Mem>{node.row_map, node.cols, values, x, y, C});
+  else if (C == 1)
+    Kokkos::parallel_for("kfem::bsr_spmv", rows,
+                         bsr_detail::Spmv<1, S, Mem>{node.row_map, node.cols, values, x, y, C});
+  else
+    Kokkos::parallel_for("kfem::bsr_spmv", rows,
+                         bsr_detail::Spmv<0, S, Mem>{node.row_map, node.cols, values, x, y, C});
+}
+
+// d = 1 / diag(A) for A in BSR, 1 where the diagonal is 0 (Jacobi's preconditioner), on exec.
+template <class Exec, class S, class Out>
+void bsr_inverse_diagonal(const Exec& exec, const CsrGraph<typename Exec::memory_space>& node, int C,
+                          const Kokkos::View<const S*, typename Exec::memory_space>& values, const Out& d) {
+  using Mem = typename Exec::memory_space;
+  Kokkos::parallel_for("kfem::bsr_inverse_diagonal", Kokkos::RangePolicy<Exec>(exec, 0, node.num_rows),
+                       bsr_detail::InverseDiagonal<S, Mem, Out>{node.row_map, node.cols, values, d, C});
+}
+}  // namespace kfem
+
+template <class S, int C>
+struct Kokkos::reduction_identity<kfem::bsr_detail::RowSums<S, C>> {
+  KOKKOS_FORCEINLINE_FUNCTION static kfem::bsr_detail::RowSums<S, C> sum() { return {}; }
+};

@@ -1,0 +1,137 @@
+// Block storage (sparsity/bsr.hpp) against the CSR of the same matrix: both block SpMV kernels
+// against Kokkos Kernels' spmv, the Dirichlet conditions on blocks against those on CSR (the blocks
+// expanded, bit for bit), and CG on BsrOperator against CG on the CSR of the constrained cantilever.
+#include <gtest/gtest.h>
+
+#include <KokkosSparse_CrsMatrix.hpp>
+#include <KokkosSparse_spmv.hpp>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "assembly/fixture.hpp"
+#include "backends.hpp"
+#include "kfem/problems/cantilever.hpp"
+#include "kfem/problems/dirichlet.hpp"
+#include "kfem/problems/tip_deflection.hpp"
+#include "kfem/solve/bsr_operator.hpp"
+#include "kfem/solve/solver.hpp"
+#include "kfem/sparsity/bsr.hpp"
+#include "solve_helpers.hpp"
+
+namespace {
+using kfem::offset_t;
+using kfem::ordinal_t;
+
+// The node graph and 3 x 3 blocks of a CSR whose pattern is a node graph expanded (dof_graph.hpp):
+// node row n is every third column of DOF row 3n, block k's (c, d) is entry 3j + d of row 3n + c.
+struct HostBsr {
+  kfem::HostCsr<double> node;  // vals unused
+  std::vector<double> blocks;
+};
+HostBsr to_blocks(const kfem::HostCsr<double>& K) {
+  HostBsr b;
+  const ordinal_t nodes = K.num_rows / 3;
+  b.node.num_rows = nodes;
+  b.node.row_map.push_back(0);
+  for (ordinal_t n = 0; n < nodes; ++n) {
+    const offset_t r0 = K.row_map[3 * n], len = (K.row_map[3 * n + 1] - r0) / 3;
+    for (offset_t j = 0; j < len; ++j) {
+      b.node.cols.push_back(K.cols[r0 + 3 * j] / 3);
+      for (int c = 0; c < 3; ++c)
+        for (int d = 0; d < 3; ++d) b.blocks.push_back(K.vals[K.row_map[3 * n + c] + 3 * j + d]);
+    }
+    b.node.row_map.push_back(offset_t(b.node.cols.size()));
+  }
+  return b;
+}
+
+template <class Exec>
+class Bsr : public ::testing::Test {};
+TYPED_TEST_SUITE(Bsr, kfem::test::ExecSpaces, kfem::test::SpaceName);
+
+TYPED_TEST(Bsr, SpmvKernelsMatchKokkosKernels) {
+  using Exec = TypeParam;
+  using Mem = typename Exec::memory_space;
+  using Device = Kokkos::Device<Exec, Mem>;
+  using Matrix = KokkosSparse::CrsMatrix<double, ordinal_t, Device, void, offset_t>;
+  using kfem::test::to_view;
+  const kfem::Mesh mesh = kfem::test::distorted_beam();
+  const kfem::HostCsr<double> K = kfem::assemble_reference_hex8(mesh, kfem::test::steel());
+  const HostBsr B = to_blocks(K);
+  ASSERT_EQ(B.blocks.size(), std::size_t(K.nnz()));
+  const auto full = kfem::test::to_device<Mem>(K);
+  const Matrix mat("K", K.num_rows, full.values,
+                   typename Matrix::StaticCrsGraphType(full.graph.cols, full.graph.row_map));
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> uni(-1.0, 1.0);
+  std::vector<double> xh(K.num_rows);
+  for (double& v : xh) v = uni(rng);
+  const Kokkos::View<double*, Device> x = to_view<double, Mem>(xh, "x"), y("y", K.num_rows);
+  KokkosSparse::spmv("N", 1.0, mat, x, 0.0, y);
+  const std::vector<double> expected = kfem::test::to_vector(y);
+  const auto node = kfem::test::to_device<Mem>(B.node).graph;
+  const auto blocks = to_view<double, Mem>(B.blocks, "blocks");
+  for (const auto kernel :
+       {kfem::BsrSpmvKernel::rows, kfem::BsrSpmvKernel::lanes, kfem::BsrSpmvKernel::automatic}) {
+    Kokkos::deep_copy(y, std::nan(""));
+    kfem::bsr_spmv<Exec, double>(Exec(), node, 3, blocks, x, y, kernel);
+    const std::vector<double> got = kfem::test::to_vector(y);
+    double diff = 0, scale = 0;
+    for (std::size_t i = 0; i < got.size(); ++i)
+      diff = std::max(diff, std::abs(got[i] - expected[i])), scale = std::max(scale, std::abs(expected[i]));
+    EXPECT_LE(diff, 1e-13 * scale) << "kernel " << int(kernel);
+  }
+  // The expansion is the inverse of to_blocks: the CSR values, entry for entry.
+  Kokkos::View<double*, Mem> expanded("expanded", K.nnz());
+  kfem::expand_blocks<Exec, double>(Exec(), node, full.graph, 3, blocks, expanded);
+  const std::vector<double> e = kfem::test::to_vector(expanded);
+  EXPECT_EQ(0, std::memcmp(e.data(), K.vals.data(), sizeof(double) * e.size()));
+}
+
+// Dirichlet on blocks leaves the values Dirichlet on CSR leaves (expanded, bit for bit) and the same
+// right-hand side; CG on BsrOperator then reaches CG on CSR's solution and tip.
+TYPED_TEST(Bsr, ConstrainedCantileverSolvesLikeCsr) {
+  using Exec = TypeParam;
+  using Mem = typename Exec::memory_space;
+  using kfem::test::to_view;
+  const kfem::Mesh mesh = kfem::test::distorted_beam(8, 3, 3);
+  const kfem::HostCsr<double> K = kfem::assemble_reference_hex8(mesh, kfem::test::steel());
+  const kfem::CantileverLoad load = kfem::cantilever_load(mesh, 1e6);
+  const auto fixed = to_view<ordinal_t, Mem>(load.fixed_dofs, "fixed");
+  const Kokkos::View<double*, Mem> zeros("zeros", load.fixed_dofs.size());
+  const kfem::SolverOptions opts{kfem::SolverId{}, 1e-10, 10000};
+  const auto tip_nodes = to_view<ordinal_t, Mem>(load.tip_nodes, "tip");
+
+  const auto A = kfem::test::to_device<Mem>(K);
+  const auto b_csr = to_view<double, Mem>(load.force, "rhs");
+  kfem::apply_dirichlet(Exec(), A.graph, A.values, b_csr, fixed, zeros);
+  Kokkos::View<double*, Mem> x_csr("x", K.num_rows);
+  const kfem::SolveResult csr = kfem::solve_csr(Exec(), A.graph, A.values, false, b_csr, x_csr, opts);
+
+  const HostBsr B = to_blocks(K);
+  const auto node = kfem::test::to_device<Mem>(B.node).graph;
+  const auto blocks = to_view<double, Mem>(B.blocks, "blocks");
+  const auto b_bsr = to_view<double, Mem>(load.force, "rhs");
+  kfem::apply_dirichlet_blocks(Exec(), node, 3, blocks, b_bsr, fixed, zeros);
+  Kokkos::View<double*, Mem> expanded("expanded", K.nnz());
+  kfem::expand_blocks<Exec, double>(Exec(), node, A.graph, 3, blocks, expanded);
+  const std::vector<double> e = kfem::test::to_vector(expanded), c = kfem::test::to_vector(A.values);
+  EXPECT_EQ(0, std::memcmp(e.data(), c.data(), sizeof(double) * e.size()));
+  const std::vector<double> rb = kfem::test::to_vector(b_bsr), rc = kfem::test::to_vector(b_csr);
+  EXPECT_EQ(0, std::memcmp(rb.data(), rc.data(), sizeof(double) * rb.size()));
+
+  using Device = Kokkos::Device<Exec, Mem>;
+  const Kokkos::View<double*, Device> x_bsr("x", K.num_rows);
+  const kfem::SolveResult bsr = kfem::solve(Exec(), kfem::BsrOperator<Exec, double>(node, 3, blocks),
+                                            Kokkos::View<const double*, Device>(b_bsr), x_bsr, opts);
+  ASSERT_TRUE(csr.converged);
+  ASSERT_TRUE(bsr.converged);
+  const double tip_csr = kfem::tip_deflection(Exec(), x_csr, tip_nodes);
+  const double tip_bsr = kfem::tip_deflection(Exec(), Kokkos::View<double*, Mem>(x_bsr), tip_nodes);
+  EXPECT_LT(tip_csr, 0.0);
+  EXPECT_LE(std::abs(tip_bsr - tip_csr), 1e-9 * std::abs(tip_csr));
+  EXPECT_NEAR(bsr.iterations, csr.iterations, 2);
+}
+}  // namespace

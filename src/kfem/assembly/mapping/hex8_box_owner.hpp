@@ -222,6 +222,7 @@ struct Hex8BoxOwner {
     }
   }
 
+  static constexpr int max_threads = 512;  // a team's, on a GPU (the launch bound)
   template <class Exec>
   static int warps(BoxTile t) {
     return lanes::in_turn<Exec> ? 1 : ((t.x + 1) * (t.y + 1) + 3) / 4;
@@ -460,7 +461,7 @@ struct Hex8BoxOwner {
   void launch(const Exec& exec, const Data& d, const Op& op, const Write& write) const {
     using S = typename Data::scalar_type;
     using M = math_type<S, Exec>;
-    using Policy = Kokkos::TeamPolicy<Exec>;
+    using Policy = Kokkos::TeamPolicy<Exec, Kokkos::LaunchBounds<max_threads, 1>>;
     const BoxTile tl = tile_for<S>(exec);
     if (tl.x < 1 || tl.y < 1 || planes < 1)
       throw InputError(std::string("mapping ") + name + ": tile and planes must be positive");
@@ -479,8 +480,13 @@ struct Hex8BoxOwner {
     const ordinal_t tiles_x = (nx + Tx) / Tx, tiles_y = (ny + Ty) / Ty, chunks = (nz + P) / P;
     const Kernel<Exec, Data, Write> body{
         d, write, {M(op.material.lambda), M(op.material.mu)}, Tx, Ty, NT, P, nx, ny, nz, tiles_x, tiles_y};
-    // No launch bound: capping the registers for one team per SM more spills, and costs more than
-    // the extra team gains.
+    // At most 128 registers a thread (512 threads a block, one block): a 7 x 3 tile's 8 warps then
+    // fit twice on a multiprocessor and a 7 x 7 tile's 16 warps once. Unbounded, nvcc may take more
+    // (Kokkos 4 builds did), leaving one 7 x 3 team per multiprocessor and no room for 7 x 7.
+    if (!lanes::in_turn<Exec> && warps<Exec>(tl) * lanes::width > max_threads)
+      throw InputError(std::string("mapping ") + name + ": a tile of " + std::to_string(Tx) + " x " +
+                       std::to_string(Ty) + " nodes needs " + std::to_string(warps<Exec>(tl)) +
+                       " warps; a team has at most " + std::to_string(max_threads / lanes::width));
     Policy policy(exec, tiles_x * tiles_y * chunks, warps<Exec>(tl), lanes::vector_length<Exec>());
     // Level 0 holds the block slots, the warps' scratch and thread_scratch's alignment slack, and on a
     // GPU the planes.

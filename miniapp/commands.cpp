@@ -343,9 +343,9 @@ bool report_run(const Deck& deck, const Model& model, const json& res, OutputSet
              mesh_info["name"].get<std::string>(), mesh.num_elements(),
              mesh_info["family"].get<std::string>(), model.dofs.order, model.dofs.num_nodes,
              res["dofs"].get<long>(), res["nnz"].get<long>());
-  fmt::print("  strategy      {} x {} in {} on {}\n", res["mapping"].get<std::string>(),
+  fmt::print("  strategy      {} x {} in {} on {}, storage {}\n", res["mapping"].get<std::string>(),
              res["race"].get<std::string>(), res["scalar"].get<std::string>(),
-             res["backend"].get<std::string>());
+             res["backend"].get<std::string>(), res.value("storage", std::string("csr")));
   std::vector<std::string> stages;  // the setup stages the point ran, in pipeline order
   for (const auto& [key, label] : pipeline::setup_stages)
     if (res["setup"].contains(key))

@@ -72,6 +72,7 @@ struct Acoo {
       "colouring, no CSR index";
   static constexpr Path path = Path::row_lists;
 };
+// tour: bsr-tag
 struct Bsr {
   static constexpr const char* name = "bsr";
   static constexpr const char* help =
@@ -80,6 +81,7 @@ struct Bsr {
   static constexpr Path path = Path::pattern;
   static constexpr bool blocks = true;
 };
+// tour: end bsr-tag
 struct Element {
   static constexpr const char* name = "element";
   static constexpr const char* help =

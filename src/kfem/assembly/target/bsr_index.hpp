@@ -37,9 +37,11 @@ struct BsrIndex {
   row_length_t C = 1;
   Kokkos::View<slot_t**, Layout, MemorySpace> block;  // ne x N_sh^2: first entry of each node block
 
+  // tour: bsr-target
   KOKKOS_INLINE_FUNCTION BlockRef operator()(ordinal_t e, int a, int b) const {
     return {block(e, a * nsh + b), C};
   }
+  // tour: end bsr-target
   double bytes_per_element() const { return double(sizeof(slot_t)) * nsh * nsh; }
 
   // nodes(e, a): global DOF node a of element e (launch order); g.node is the block pattern.

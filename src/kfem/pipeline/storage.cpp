@@ -2,7 +2,6 @@
 #include "kfem/pipeline/storage.hpp"
 
 #include "kfem/core/error.hpp"
-#include "kfem/pipeline/point.hpp"
 
 namespace kfem::pipeline {
 namespace {
@@ -31,7 +30,7 @@ StorageKind storage_for(MappingKind mapping, const std::string& storage, const s
   }
   // The older spellings of a storage: race acoo, operator ebe-v1 / ebe-v2.
   std::optional<StorageKind> implied;
-  if (race == acoo_race) implied = StorageKind::acoo;
+  if (race == storage::Acoo::name) implied = StorageKind::acoo;
   // With race acoo, an EbE operator is the solve's only: the matrix is a-COO's, verified, and the
   // solve applies element matrices (PointRequest::solve_with).
   if (op == name_of(SolveOperator::ebe_v1) || op == name_of(SolveOperator::ebe_v2)) {
@@ -41,8 +40,8 @@ StorageKind storage_for(MappingKind mapping, const std::string& storage, const s
   }
   if (named && implied && *named != *implied)
     throw InputError("storage " + storage + " contradicts " +
-                     (race == acoo_race ? std::string("race acoo") : "operator " + op) + " (storage " +
-                     name_of(*implied) + ")");
+                     (race == storage::Acoo::name ? std::string("race acoo") : "operator " + op) +
+                     " (storage " + name_of(*implied) + ")");
   const bool lower = mapping_writes_lower(mapping);
   const StorageKind kind = named     ? *named
                            : implied ? *implied

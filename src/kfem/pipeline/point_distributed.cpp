@@ -364,6 +364,7 @@ void check_distributed(const PointRequest& req) {
     throw InputError("storage " + name_of(req.storage) + " is not distributed: under mpirun use storage csr" +
                      (req.storage == StorageKind::acoo        ? " (race colored, atomic or scatter)"
                       : req.storage == StorageKind::csr_lower ? " (a full-storage mapping)"
+                      : facts_of(req.storage).blocks          ? ""
                                                               : " (solver.operator csr)"));
   with_backend(req.backend, [&](auto exec) {
     try {

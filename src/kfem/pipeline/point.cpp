@@ -111,9 +111,6 @@ json point(const Exec& exec, const Model& model, const Settings& settings, const
   const bool blocks = facts_of(req.storage).blocks;
   const int C = p.graph.components;
   const offset_t nnz = target.nnz();
-  if (lower != facts_of(req.storage).lower)
-    throw std::logic_error("storage " + name_of(req.storage) + " and mapping " + name_of(req.mapping) +
-                           " disagree on the lower triangle (storage_for chooses them together)");
   out["storage"] = name_of(req.storage);
 
   // tour: timed-assembly

@@ -197,6 +197,16 @@ TYPED_TEST(Acoo, Tri3MatchesGraphCsr) {
   EXPECT_EQ(48 * 9, (check_graph<TypeParam, fe::Tri3, float>(TypeParam(), c)));
 }
 
+// The size where a-COO stopped finishing on a GPU with Kokkos 4.6 (a capacitor of 156,250
+// triangles): 160,000 triangles, 80,601 rows, through the same checks as the small meshes.
+TYPED_TEST(Acoo, Tri3OfCapacitorSizeMatchesGraphCsr) {
+  Mesh mesh = make_tri_box(400, 200, 3.0, 2.0);
+  DofMap dm = vertex_dof_map(mesh);
+  const Case c{std::move(mesh), std::move(dm), fe::host_reference(fe::Tri3{})};
+  EXPECT_EQ(160000 * 9, (check_graph<TypeParam, fe::Tri3, double>(TypeParam(), c)));
+  EXPECT_EQ(160000 * 9, (check_graph<TypeParam, fe::Tri3, float>(TypeParam(), c)));
+}
+
 TYPED_TEST(Acoo, Hex8MatchesGraphCsr) {
   const Case c = hex8_case();
   EXPECT_EQ(12 * 24 * 24, (check_graph<TypeParam, fe::Hex8, double>(TypeParam(), c)));

@@ -65,7 +65,7 @@ struct Overrides {
   double distort = -1;
   int refine = -1;
   int repetitions = -1, warmup = -1, elements_per_team = -1, order = -1;
-  std::string solver;
+  std::string solver, preconditioner;
   bool no_solve = false, bench_solve = false, retune = false, symmetric_blocks = false,
        single_reduction = false;
 };
@@ -132,6 +132,9 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
       join_names(block_mapping_names()) + ": integrate only the blocks b <= a of Ke, mirror the rest");
   cmd->add_option("--solver", o.solver, "solver: " + solver_help());
   cmd->add_flag("--single-reduction", o.single_reduction, "the same as --solver cg-single-reduction");
+  cmd->add_option("--preconditioner", o.preconditioner,
+                  "CG's preconditioner: jacobi (the diagonal; default) or block-jacobi (each node's C x C "
+                  "diagonal block inverted; assembled storage on one rank)");
   if (exports) {
     cmd->add_option("--report", o.report, "run report (JSON)");
     cmd->add_option("--export-matrix", o.export_matrix, "assembled stiffness before BCs, MatrixMarket");
@@ -311,6 +314,7 @@ Deck load(const std::string& path, const Overrides& o) {
       throw InputError("option --single-reduction contradicts --solver " + o.solver);
     d.solver = single;
   }
+  if (!o.preconditioner.empty()) d.preconditioner = preconditioner_from_name(o.preconditioner);
   if (!o.report.empty()) d.report = o.report;
   if (!o.export_matrix.empty()) d.export_matrix = o.export_matrix;
   if (!o.export_mesh.empty()) d.export_mesh = o.export_mesh;

@@ -378,7 +378,8 @@ bool report_run(const Deck& deck, const Model& model, const json& res, OutputSet
     const json& s = res["solve"];
     fmt::print("  CG            {}{}: {} iterations, relative residual {:.3g}, {} ({} per iteration){}\n",
                operator_label(s),
-               s.value("cg_recurrence", "classic") == "classic" ? "" : " (single reduction)",
+               std::string(s.value("cg_recurrence", "classic") == "classic" ? "" : " (single reduction)") +
+                   (s.value("preconditioner", "jacobi") == "jacobi" ? "" : ", block Jacobi"),
                s["cg_iterations"].get<int>(), s["cg_relative_residual"].get<double>(), fmt_time(s["cg_s"]),
                fmt_time(s["cg_s_per_iteration"]), s["cg_converged"].get<bool>() ? "" : " (NOT converged)");
     fmt::print("  CG operator   {:.1f} bytes per element\n", s["memory"]["bytes_per_element"].get<double>());

@@ -383,7 +383,9 @@ Deck read_deck(const std::string& path) {
     r.get(a, "symmetric_blocks", "assembly.symmetric_blocks", d.symmetric_blocks);
   }
   if (const auto s = root["solver"]) {
-    r.keys(s, "solver", {"enabled", "method", "tolerance", "max_iterations", "single_reduction", "operator"});
+    r.keys(s, "solver",
+           {"enabled", "method", "tolerance", "max_iterations", "single_reduction", "operator",
+            "preconditioner"});
     r.get(s, "enabled", "solver.enabled", d.solve);
     r.get(s, "tolerance", "solver.tolerance", d.tolerance);
     r.get(s, "max_iterations", "solver.max_iterations", d.max_iterations);
@@ -394,6 +396,15 @@ Deck read_deck(const std::string& path) {
         d.solver = solver_from_name(method);
       } catch (const InputError& e) {
         r.fail("solver.method", e.what());
+      }
+    }
+    std::string preconditioner;
+    r.get(s, "preconditioner", "solver.preconditioner", preconditioner);
+    if (!preconditioner.empty()) {
+      try {
+        d.preconditioner = preconditioner_from_name(preconditioner);
+      } catch (const InputError& e) {
+        r.fail("solver.preconditioner", e.what());
       }
     }
     bool single_reduction = false;  // the older spelling of method: cg-single-reduction

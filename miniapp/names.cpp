@@ -198,6 +198,12 @@ SolverId solver_from_name(const std::string& name) {
   for (const auto& [n, help] : solver_entries()) known.push_back(n);
   throw InputError("unknown solver '" + name + "' (expected " + join_names(known, " or ") + ")");
 }
+Preconditioner preconditioner_from_name(const std::string& name) {
+  for (const Preconditioner p : {Preconditioner::jacobi, Preconditioner::block_jacobi})
+    if (name == name_of(p)) return p;
+  unknown(name, "preconditioner", {name_of(Preconditioner::jacobi), name_of(Preconditioner::block_jacobi)},
+          false);
+}
 std::string solver_help() {
   std::string out;
   for (const auto& [n, help] : solver_entries()) out += (out.empty() ? "" : "; ") + n + " (" + help + ")";

@@ -40,6 +40,7 @@ std::vector<std::string> target_choices();  // default and the registry's target
 SolveOperator operator_from_name(const std::string& name);  // csr | ebe-v1 | ebe-v2
 SolverId solver_from_name(const std::string& name);         // SolverRegistry's names; InputError if none
 std::string solver_help();                                  // "cg (...), cg-single-reduction (...)"
+Preconditioner preconditioner_from_name(const std::string& name);  // jacobi | block-jacobi
 std::vector<std::string> operator_names();
 // default or a name of pipeline::StorageRegistry; InputError naming the storages otherwise.
 void check_storage_name(const std::string& name);

@@ -50,6 +50,17 @@ const std::vector<Row> rows = {
      "run d.yaml --solver bicgstab",
      2,
      "unknown solver 'bicgstab'"},
+    // The preconditioner: a name, and an operator that has what it needs
+    {"UnknownPreconditionerKey",
+     {{"d.yaml", beam + "solver: {preconditioner: ilu}\n"}},
+     "run d.yaml",
+     2,
+     "key 'solver.preconditioner': unknown preconditioner 'ilu' (known: jacobi block-jacobi)"},
+    {"BlockJacobiWithoutAssembledMatrix",
+     {{"d.yaml", beam}},
+     "run d.yaml --storage ebe --preconditioner block-jacobi",
+     2,
+     "solver.preconditioner block-jacobi: this storage's solve has no assembled block diagonal"},
     // The storage axis: one name per storage, and a storage the mapping, race or operator contradicts
     {"UnknownStorageKey",
      {{"d.yaml", beam + "assembly: {storage: dense}\n"}},

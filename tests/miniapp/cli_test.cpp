@@ -324,6 +324,35 @@ TEST_F(amorim, Hex8ThroughAcooAndEbe) {
     EXPECT_NEAR(tip(options), csr, 1e-7 * std::abs(csr)) << options;
 }
 
+// Block Jacobi (solver.preconditioner / --preconditioner) on every storage with an assembled matrix:
+// the report names it, the tip is Jacobi's; the deck key and the option are the same setting.
+TEST_F(amorim, BlockJacobiOnEveryAssembledStorage) {
+  const auto solved = [&](const std::string& options) {
+    const Outcome o = kfem("run --mesh 6x2x2 --repetitions 1 --warmup 0 --report r.json " + options);
+    EXPECT_EQ(o.code, 0) << options << "\n" << o.out << o.err;
+    return nlohmann::json::parse(slurp(path("r.json"))).at("point").at("solve");
+  };
+  const auto jacobi = solved("");
+  EXPECT_EQ(jacobi.at("preconditioner"), "jacobi");
+  const double tip = jacobi.at("tip_deflection_m").get<double>();
+  for (const char* options :
+       {"--preconditioner block-jacobi", "--preconditioner block-jacobi --single-reduction",
+        "--preconditioner block-jacobi --mapping sympairs --race atomic",
+        "--preconditioner block-jacobi --storage bsr --mapping pairs --race atomic",
+        "--preconditioner block-jacobi --race acoo"}) {
+    const auto s = solved(options);
+    EXPECT_EQ(s.at("preconditioner"), "block-jacobi") << options;
+    EXPECT_TRUE(s.at("cg_converged").get<bool>()) << options;
+    EXPECT_NEAR(s.at("tip_deflection_m").get<double>(), tip, 1e-7 * std::abs(tip)) << options;
+  }
+  write("deck.yaml", "mesh: {size: 6x2x2}\nsolver: {preconditioner: block-jacobi}\n");
+  const Outcome o = kfem("run deck.yaml --repetitions 1 --warmup 0 --report r.json");
+  ASSERT_EQ(o.code, 0) << o.out << o.err;
+  EXPECT_NE(o.out.find("block Jacobi"), std::string::npos) << o.out;
+  EXPECT_EQ(nlohmann::json::parse(slurp(path("r.json"))).at("point").at("solve").at("preconditioner"),
+            "block-jacobi");
+}
+
 // mesh.refine / --refine: a tri box refined twice is the box of 4x the divisions (same nodes, other
 // numbering), so both give the same field energy; refining a hex8 mesh is a one-line error.
 TEST_F(amorim, RefinedTriBoxIsTheFinerBox) {

@@ -133,5 +133,23 @@ TYPED_TEST(Bsr, ConstrainedCantileverSolvesLikeCsr) {
   EXPECT_LT(tip_csr, 0.0);
   EXPECT_LE(std::abs(tip_bsr - tip_csr), 1e-9 * std::abs(tip_csr));
   EXPECT_NEAR(bsr.iterations, csr.iterations, 2);
+
+  // Block Jacobi from the blocks against block Jacobi from the CSR (block_jacobi.hpp): the same
+  // inverse blocks, so the same steps and the same solution.
+  kfem::SolverOptions block_opts = opts;
+  block_opts.preconditioner = kfem::Preconditioner::block_jacobi;
+  block_opts.block = 3;
+  Kokkos::View<double*, Mem> y_csr("y", K.num_rows);
+  const kfem::SolveResult csr_block =
+      kfem::solve_csr(Exec(), A.graph, A.values, false, b_csr, y_csr, block_opts);
+  const Kokkos::View<double*, Device> y_bsr("y", K.num_rows);
+  const kfem::SolveResult bsr_block =
+      kfem::solve(Exec(), kfem::BsrOperator<Exec, double>(node, 3, blocks),
+                  Kokkos::View<const double*, Device>(b_bsr), y_bsr, block_opts);
+  ASSERT_TRUE(csr_block.converged);
+  ASSERT_TRUE(bsr_block.converged);
+  EXPECT_NEAR(bsr_block.iterations, csr_block.iterations, 2);
+  const double tip_block = kfem::tip_deflection(Exec(), Kokkos::View<double*, Mem>(y_bsr), tip_nodes);
+  EXPECT_LE(std::abs(tip_block - tip_csr), 1e-9 * std::abs(tip_csr));
 }
 }  // namespace

@@ -1,4 +1,5 @@
-// Jacobi-CG on a small constrained stiffness, checked by an independent host mat-vec.
+// Jacobi-CG on a small constrained stiffness, checked by an independent host mat-vec; block Jacobi's
+// inverse blocks and its solves against Jacobi's.
 #include <gtest/gtest.h>
 
 #include "backends.hpp"
@@ -7,6 +8,7 @@
 #include "kfem/problems/cantilever.hpp"
 #include "kfem/problems/dirichlet.hpp"
 #include "kfem/problems/tip_deflection.hpp"
+#include "kfem/solve/block_jacobi.hpp"
 #include "kfem/solve/solver.hpp"
 #include "solve_helpers.hpp"
 
@@ -173,5 +175,104 @@ TYPED_TEST(ConjugateGradient, StopsOnNegativeCurvature) {
     EXPECT_EQ(res.iterations, 0);
     EXPECT_LT(res.curvature, 0.0);
   }
+}
+// K(r, c) of a host CSR, 0 where the pattern has no entry.
+double entry(const kfem::HostCsr<double>& K, ordinal_t r, ordinal_t c) {
+  for (auto k = K.row_map[r]; k < K.row_map[r + 1]; ++k)
+    if (K.cols[k] == c) return K.vals[k];
+  return 0.0;
+}
+
+// Each inverse block (block_jacobi.hpp) times its node's 3 x 3 diagonal block of K is the identity,
+// from full storage and from the lower triangle alike.
+TYPED_TEST(ConjugateGradient, BlockJacobiInvertsEveryNodeBlock) {
+  using Mem = typename TypeParam::memory_space;
+  const SmallSystem<TypeParam> sys;
+  const ordinal_t nodes = sys.K.num_rows / 3;
+  for (const bool lower : {false, true}) {
+    SCOPED_TRACE(lower ? "lower" : "full");
+    const auto A = lower ? kfem::test::to_device<Mem>(kfem::test::lower_of(sys.K)) : sys.A;
+    const Kokkos::View<double*, Mem> d("d", 9 * std::size_t(nodes));
+    kfem::block_jacobi::from_csr<3>(TypeParam(), A.graph, A.values, lower, d);
+    const std::vector<double> inv = kfem::test::to_vector(d);
+    double worst = 0;
+    for (ordinal_t n = 0; n < nodes; ++n)
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+          double p = 0;
+          for (int k = 0; k < 3; ++k) p += inv[9 * n + 3 * i + k] * entry(sys.K, 3 * n + k, 3 * n + j);
+          worst = std::max(worst, std::abs(p - (i == j ? 1.0 : 0.0)));
+        }
+    EXPECT_LE(worst, 1e-12);
+  }
+}
+
+// A singular block keeps Jacobi's rule on its rows: 1 / A(r, r), 1 where that is 0.
+TEST(BlockJacobi, SingularBlockFallsBackToTheDiagonal) {
+  double a[3][3] = {{2, 0, 0}, {0, 0, 0}, {0, 0, 4}}, inv[3][3];
+  kfem::block_jacobi::invert<3>(a, inv);
+  const double want[3][3] = {{0.5, 0, 0}, {0, 1, 0}, {0, 0, 0.25}};
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) EXPECT_EQ(inv[i][j], want[i][j]) << i << ", " << j;
+  double b[3][3] = {{0, 1, 0}, {1, 0, 0}, {0, 0, 2}}, binv[3][3];  // needs a row swap, not singular
+  kfem::block_jacobi::invert<3>(b, binv);
+  const double bwant[3][3] = {{0, 1, 0}, {1, 0, 0}, {0, 0, 0.5}};
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) EXPECT_EQ(binv[i][j], bwant[i][j]) << i << ", " << j;
+}
+
+// Block Jacobi solves the same system as Jacobi (both recurrences, full and lower storage) to the
+// same solution; an operator without a block diagonal refuses it in one line.
+TYPED_TEST(ConjugateGradient, BlockJacobiSolvesLikeJacobi) {
+  using Mem = typename TypeParam::memory_space;
+  const SmallSystem<TypeParam> sys;
+  const auto lowered = kfem::test::to_device<Mem>(kfem::test::lower_of(sys.K));
+  for (const bool single : {false, true}) {
+    SCOPED_TRACE(single ? "single reduction" : "classic");
+    kfem::SolverOptions opts = recurrence(single);
+    opts.tolerance = 1e-12;
+    Kokkos::View<double*, Mem> x("x", sys.K.num_rows), y("y", sys.K.num_rows), z("z", sys.K.num_rows);
+    const auto jacobi = kfem::solve_csr(TypeParam(), sys.A.graph, sys.A.values, false, sys.b, x, opts);
+    opts.preconditioner = kfem::Preconditioner::block_jacobi;
+    opts.block = 3;
+    const auto block = kfem::solve_csr(TypeParam(), sys.A.graph, sys.A.values, false, sys.b, y, opts);
+    const auto block_lower =
+        kfem::solve_csr(TypeParam(), lowered.graph, lowered.values, true, sys.b, z, opts);
+    ASSERT_TRUE(jacobi.converged);
+    ASSERT_TRUE(block.converged);
+    ASSERT_TRUE(block_lower.converged);
+    EXPECT_LE(std::abs(block.iterations - block_lower.iterations), 1);
+    const auto u = kfem::test::to_vector(x), v = kfem::test::to_vector(y), w = kfem::test::to_vector(z);
+    double diff = 0, scale = 0;
+    for (std::size_t i = 0; i < u.size(); ++i) {
+      diff = std::max({diff, std::abs(u[i] - v[i]), std::abs(u[i] - w[i])});
+      scale = std::max(scale, std::abs(u[i]));
+    }
+    EXPECT_GT(scale, 0.0);
+    EXPECT_LE(diff, 1e-9 * scale);
+  }
+}
+
+// The operator contract's minimum (solver.hpp): no block diagonal, so block-jacobi is refused.
+template <class Exec>
+struct DiagonalOnly {
+  using Vec = Kokkos::View<double*, Kokkos::Device<Exec, typename Exec::memory_space>>;
+  kfem::CsrOperator<Exec, double> A;
+  void apply(const Vec& x, const Vec& y) const { A.apply(x, y); }
+  void inverse_diagonal(const Exec& exec, const Vec& d) const { A.inverse_diagonal(exec, d); }
+};
+TYPED_TEST(ConjugateGradient, BlockJacobiNeedsABlockDiagonal) {
+  using Device = Kokkos::Device<TypeParam, typename TypeParam::memory_space>;
+  const SmallSystem<TypeParam> sys;
+  const DiagonalOnly<TypeParam> op{kfem::CsrOperator<TypeParam, double>(sys.A.graph, sys.A.values, false)};
+  kfem::SolverOptions opts;
+  opts.preconditioner = kfem::Preconditioner::block_jacobi;
+  opts.block = 3;
+  const Kokkos::View<double*, Device> x("x", sys.K.num_rows);
+  EXPECT_THROW(kfem::solve(TypeParam(), op, Kokkos::View<const double*, Device>(sys.b), x, opts),
+               kfem::InputError);
+  opts.block = 1;  // one DOF a node: block Jacobi is Jacobi, which every operator has
+  const auto res = kfem::solve(TypeParam(), op, Kokkos::View<const double*, Device>(sys.b), x, opts);
+  EXPECT_TRUE(res.converged);
 }
 }  // namespace

@@ -213,7 +213,7 @@ json point(const Exec& exec, const Model& model, const Settings& settings, const
         cg = detail::bsr_solve(exec, p.graph.node, C, values, in.rhs, settings, u);
       } else {
         bc_s = time_fenced(exec, [&] { apply_dirichlet(exec, target, values, in.rhs, in.fixed, in.values); });
-        cg = detail::csr_solve(exec, target, values, in.rhs, lower, settings, u);
+        cg = detail::csr_solve(exec, target, values, in.rhs, lower, settings, model.components, u);
       }
       out["solve"] = detail::solve_report(model, settings, req, cg, u, K ? &*K : nullptr);
       out["solve"]["dirichlet_s"] = bc_s;
@@ -292,6 +292,7 @@ json solve_report(const Model& model, const Settings& settings, const PointReque
               {"cg_recurrence",
                std::string(cg.method) == solver::CgSingleReduction::name ? "single reduction" : "classic"},
               {"method", cg.method},
+              {"preconditioner", name_of(settings.preconditioner)},
               {"iterations", cg.iterations},
               {"setup_s", cg.setup_seconds()},
               {"time_to_solution_s", cg.seconds},

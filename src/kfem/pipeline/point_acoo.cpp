@@ -184,7 +184,8 @@ json acoo_point_on(const Exec& exec, const Model& model, const Settings& setting
         csr = acoo->assemble(acoo::Dirichlet<S, Mem>{in.fixed, in.values, in.rhs});
       });
       std::vector<double> u;
-      const SolveResult cg = detail::csr_solve(exec, csr.graph, csr.values, in.rhs, false, settings, u);
+      const SolveResult cg =
+          detail::csr_solve(exec, csr.graph, csr.values, in.rhs, false, settings, model.components, u);
       json s = detail::solve_report(model, settings, req, cg, u, &*K);
       const AcooTimes& t = csr.times;
       s["dirichlet"] =

@@ -100,9 +100,10 @@ SolveInputs<S, Mem> solve_inputs(const PointRequest& req) {
           to_device_vector<S, Mem>(bc.values, "kfem::fixed_values")};
 }
 
-// The solver and its stopping rules as the deck sets them (solver.*).
-inline SolverOptions solver_options(const Settings& settings) {
-  return {settings.solver, settings.tolerance, settings.max_iterations};
+// The solver, its preconditioner and its stopping rules as the deck sets them (solver.*); block
+// Jacobi's blocks are a node's `components` DOFs.
+inline SolverOptions solver_options(const Settings& settings, int components) {
+  return {settings.solver, settings.tolerance, settings.max_iterations, settings.preconditioner, components};
 }
 
 // The solver on a constrained CSR (full, or its lower triangle); u receives the solution.
@@ -110,9 +111,9 @@ template <class Exec, class S>
 SolveResult csr_solve(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
                       const Kokkos::View<S*, typename Exec::memory_space>& values,
                       const Kokkos::View<S*, typename Exec::memory_space>& rhs, bool lower,
-                      const Settings& settings, std::vector<double>& u) {
+                      const Settings& settings, int components, std::vector<double>& u) {
   const Kokkos::View<S*, typename Exec::memory_space> x("kfem::u", A.num_rows);
-  const SolveResult res = solve_csr(exec, A, values, lower, rhs, x, solver_options(settings));
+  const SolveResult res = solve_csr(exec, A, values, lower, rhs, x, solver_options(settings, components));
   u = to_host_vector(x);
   return res;
 }
@@ -126,7 +127,7 @@ SolveResult bsr_solve(const Exec& exec, const CsrGraph<typename Exec::memory_spa
   using Device = Kokkos::Device<Exec, typename Exec::memory_space>;
   const Kokkos::View<S*, Device> x("kfem::u", node.num_rows * C);
   const SolveResult res = solve(exec, BsrOperator<Exec, S>(node, C, values),
-                                Kokkos::View<const S*, Device>(rhs), x, solver_options(settings));
+                                Kokkos::View<const S*, Device>(rhs), x, solver_options(settings, C));
   u = to_host_vector(x);
   return res;
 }

@@ -243,9 +243,9 @@ json distributed(const Exec& exec, const parallel::Comm& comm, const Model& glob
     const ordinal_t local_cols = C * ordinal_t(part.nodes.size());
     const Kokkos::View<S*, Mem> x("kfem::u", n_owned);
     const Kokkos::View<const S*, Mem> b = Kokkos::subview(rhs, Kokkos::make_pair(ordinal_t(0), n_owned));
-    const auto res =
-        parallel::distributed_solve(exec, comm, halo, sums_via == Transport::nccl ? &*nccl : nullptr, owned,
-                                    local_cols, owned_values, b, x, solver_options(settings));
+    const auto res = parallel::distributed_solve(
+        exec, comm, halo, sums_via == Transport::nccl ? &*nccl : nullptr, owned, local_cols, owned_values, b,
+        x, solver_options(settings, global.components));
     mine.cg_s = res.solve.seconds, mine.halo_s = res.halo_s;
     mine.halo_exchange_s = parallel::time_halo_exchange(exec, comm, halo, local_cols);
     mine.sum_s = parallel::time_sum(exec, comm, sums_via == Transport::nccl ? &*nccl : nullptr, x);

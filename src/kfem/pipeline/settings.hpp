@@ -44,12 +44,13 @@ struct Settings {
   std::string problem = "elasticity";  // the problem's physics: elasticity | electrostatics
   int order = 1;                       // prisms 1..7; tri3 and hex8 are order 1
   double young = 200e9, poisson = 0.333, force = 1.0e6;
-  double permittivity = 1.0;                             // electrostatics
-  std::vector<DirichletSpec> dirichlet;                  // named node sets, in the given order
-  double capacitor_width = 8.0, capacitor_height = 4.0;  // the capacitor's air box [in]
-  double capacitor_triangles = 2.0e4;                    // the capacitor mesher's size knob
-  SolverId solver{};                                     // solver.method (solve/solver.hpp's registry)
-  double tolerance = 1e-8;                               // the solver's relative residual
+  double permittivity = 1.0;                               // electrostatics
+  std::vector<DirichletSpec> dirichlet;                    // named node sets, in the given order
+  double capacitor_width = 8.0, capacitor_height = 4.0;    // the capacitor's air box [in]
+  double capacitor_triangles = 2.0e4;                      // the capacitor mesher's size knob
+  SolverId solver{};                                       // solver.method (solve/solver.hpp's registry)
+  Preconditioner preconditioner = Preconditioner::jacobi;  // solver.preconditioner
+  double tolerance = 1e-8;                                 // the solver's relative residual
   int max_iterations = 20000;
   long verify_limit = 3000000;  // elements above which the host oracle is skipped (reported as such)
   VerifyMethod verify = VerifyMethod::products;

@@ -53,7 +53,7 @@ json ebe_solve_on(const Exec& exec, const Model& model, const Settings& settings
   const auto in = detail::solve_inputs<S, Mem>(req);
   const double bc_s = time_fenced(exec, [&] { A->apply_dirichlet(exec, in.rhs, in.fixed, in.values); });
   const Kokkos::View<S*, Mem> x("kfem::u", A->num_dofs());
-  const SolveResult cg = solve_ebe(exec, *A, in.rhs, x, detail::solver_options(settings));
+  const SolveResult cg = solve_ebe(exec, *A, in.rhs, x, detail::solver_options(settings, model.components));
   json out = detail::solve_report(model, settings, req, cg, detail::to_host_vector(x), K);
   out["dirichlet_s"] = bc_s;
   out["ebe"] = {{"race", race == EbeRace::atomic ? "atomic" : "colored"},

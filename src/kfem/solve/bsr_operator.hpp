@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "kfem/solve/block_jacobi.hpp"
 #include "kfem/sparsity/bsr.hpp"
 #include "kfem/sparsity/csr.hpp"
 
@@ -25,6 +26,12 @@ class BsrOperator {
   // d(r) = 1 / A(r, r); 1 where the diagonal is 0, so the preconditioner stays finite.
   void inverse_diagonal(const Exec& exec, const Vec& d) const {
     bsr_inverse_diagonal<Exec, S>(exec, node_, C_, values_, d);
+  }
+  // d = the inverted C x C diagonal blocks (block_jacobi.hpp), C = 3.
+  void inverse_block_diagonal(const Exec& exec, int C, const Vec& d) const {
+    if (C != C_ || C != block_jacobi::most_components)
+      throw std::invalid_argument("block Jacobi: C = 3, the storage's block size, only");
+    block_jacobi::from_bsr<block_jacobi::most_components>(exec, node_, values_, d);
   }
   ordinal_t num_rows() const { return node_.num_rows * C_; }
 

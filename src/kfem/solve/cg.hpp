@@ -1,6 +1,8 @@
-// The conjugate-gradient solvers of the solver axis (solver.hpp), two recurrences of Jacobi-
-// preconditioned CG written once for every operator: cg (classic, two waits a step) and
-// cg-single-reduction (Chronopoulos and Gear, one). Also the operator of CSR storage, full or its
+// The conjugate-gradient solvers of the solver axis (solver.hpp), two recurrences of preconditioned
+// CG written once for every operator: cg (classic, two waits a step) and cg-single-reduction
+// (Chronopoulos and Gear, one). The preconditioner (SolverOptions::preconditioner) is Jacobi's
+// diagonal or, where the operator has one, block Jacobi's (block_jacobi.hpp): the vector kernels
+// take a node's C rows together, C = 1 for Jacobi. Also the operator of CSR storage, full or its
 // lower triangle (symmetric_spmv).
 #pragma once
 #include <KokkosBlas1_axpby.hpp>
@@ -10,12 +12,15 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
 
+#include "kfem/core/error.hpp"
 #include "kfem/core/exec_spaces.hpp"
 #include "kfem/core/types.hpp"
+#include "kfem/solve/block_jacobi.hpp"
 #include "kfem/solve/solve_types.hpp"
 #include "kfem/solve/symmetric_spmv.hpp"
 #include "kfem/sparsity/csr.hpp"
@@ -81,25 +86,46 @@ struct LocalReductions {
   }
 };
 
-// The vector work of one CG step in one pass: x += alpha p and r -= alpha Ap (when `advance`),
-// z = D^-1 r, and the partial sums r.r and r.z in double.
-template <class Vec, class ConstVec>
+// z = M^-1 r for the C rows of node n, given those rows of r: M^-1 is Jacobi's 1 / A(i, i) for
+// C = 1, else the node's inverted C x C diagonal block (block_jacobi.hpp's layout).
+template <int C, class ConstVec, class S>
+KOKKOS_INLINE_FUNCTION S preconditioned(const ConstVec& inv, std::size_t n, int c, const S (&r)[C]) {
+  if constexpr (C == 1) {
+    return inv(n) * r[0];
+  } else {
+    S z = S(0);
+    for (int d = 0; d < C; ++d) z += inv(C * C * n + C * c + d) * r[d];
+    return z;
+  }
+}
+
+// The vector work of one CG step in one pass, node n's C rows: x += alpha p and r -= alpha Ap
+// (when `advance`), z = M^-1 r, and the partial sums r.r and r.z in double.
+template <int C, class Vec, class ConstVec>
 struct AdvanceAndPrecondition {
+  using S = typename Vec::non_const_value_type;
   Vec x, r, z;
-  ConstVec p, Ap, inv_diag;
-  typename Vec::non_const_value_type alpha;
+  ConstVec p, Ap, inv;
+  S alpha;
   bool advance;
-  KOKKOS_INLINE_FUNCTION void operator()(std::size_t i, Partials<2>& s) const {
-    auto ri = r(i);
-    if (advance) {
-      x(i) += alpha * p(i);
-      ri -= alpha * Ap(i);
-      r(i) = ri;
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t n, Partials<2>& s) const {
+    S rn[C];
+    for (int c = 0; c < C; ++c) {
+      const std::size_t i = C * n + c;
+      auto ri = r(i);
+      if (advance) {
+        x(i) += alpha * p(i);
+        ri -= alpha * Ap(i);
+        r(i) = ri;
+      }
+      rn[c] = ri;
+      s.v[0] += double(ri) * double(ri);
     }
-    const auto zi = inv_diag(i) * ri;
-    z(i) = zi;
-    s.v[0] += double(ri) * double(ri);
-    s.v[1] += double(ri) * double(zi);
+    for (int c = 0; c < C; ++c) {
+      const S zi = preconditioned<C>(inv, n, c, rn);
+      z(C * n + c) = zi;
+      s.v[1] += double(rn[c]) * double(zi);
+    }
   }
 };
 
@@ -139,8 +165,8 @@ SolveResult finished(const Exec& exec, SolveResult res, std::chrono::steady_cloc
 
 // The classic Jacobi-CG recurrence (iterate's below). Two waits per iteration: p.Ap, and r.r with
 // r.z (fused with the x, r and z updates). The operator reads p.
-template <class Exec, class Vec, class ConstVec, class Apply, class Reduce>
-SolveResult iterate_classic(const Exec& exec, const Apply& apply, const Vec& inv_diag, const ConstVec& b,
+template <int C, class Exec, class Vec, class ConstVec, class Apply, class Reduce>
+SolveResult iterate_classic(const Exec& exec, const Apply& apply, const Vec& inv, const ConstVec& b,
                             const Vec& x, const SolverOptions& opts, const Reduce& reduce, Vec p) {
   using S = typename Vec::non_const_value_type;
   using Mem = typename Vec::memory_space;
@@ -157,8 +183,8 @@ SolveResult iterate_classic(const Exec& exec, const Apply& apply, const Vec& inv
   const PartialsView<2, Mem> rr_rz("kfem::cg_rr_rz");
   const PartialsView<1, Mem> pAp_part("kfem::cg_pAp");
   const auto advance = [&](S alpha, bool step) {
-    Kokkos::parallel_reduce("kfem::cg_advance", Kokkos::RangePolicy<Exec>(0, n),
-                            AdvanceAndPrecondition<Vec, In>{x, r, z, p, Ap, inv_diag, alpha, step},
+    Kokkos::parallel_reduce("kfem::cg_advance", Kokkos::RangePolicy<Exec>(0, n / C),
+                            AdvanceAndPrecondition<C, Vec, In>{x, r, z, p, Ap, inv, alpha, step},
                             Kokkos::Sum<Partials<2>, Mem>(rr_rz));
     return reduce.total(rr_rz);
   };
@@ -184,32 +210,42 @@ SolveResult iterate_classic(const Exec& exec, const Apply& apply, const Vec& inv
   }
   return finished(exec, res, loop, bnorm, rnorm);
 }
-// One single-reduction step's vector work in one pass: p = u + beta p, s = w + beta s (s = A p,
-// carried), x += alpha p, r -= alpha s, u = D^-1 r. The first step takes p = u and s = w (p and s
-// may hold anything before it).
-template <class Vec, class ConstVec>
+// One single-reduction step's vector work in one pass, node n's C rows: p = u + beta p,
+// s = w + beta s (s = A p, carried), x += alpha p, r -= alpha s, u = M^-1 r. The first step takes
+// p = u and s = w (p and s may hold anything before it).
+template <int C, class Vec, class ConstVec>
 struct SingleReductionStep {
+  using S = typename Vec::non_const_value_type;
   Vec x, r, u, p, s;
-  ConstVec w, inv_diag;
-  typename Vec::non_const_value_type alpha, beta;
+  ConstVec w, inv;
+  S alpha, beta;
   bool first;
-  KOKKOS_INLINE_FUNCTION void operator()(std::size_t i) const {
-    const auto pi = first ? u(i) : u(i) + beta * p(i);
-    const auto si = first ? w(i) : w(i) + beta * s(i);
-    p(i) = pi;
-    s(i) = si;
-    x(i) += alpha * pi;
-    const auto ri = r(i) - alpha * si;
-    r(i) = ri;
-    u(i) = inv_diag(i) * ri;
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t n) const {
+    S rn[C];
+    for (int c = 0; c < C; ++c) {
+      const std::size_t i = C * n + c;
+      const auto pi = first ? u(i) : u(i) + beta * p(i);
+      const auto si = first ? w(i) : w(i) + beta * s(i);
+      p(i) = pi;
+      s(i) = si;
+      x(i) += alpha * pi;
+      rn[c] = r(i) - alpha * si;
+      r(i) = rn[c];
+    }
+    for (int c = 0; c < C; ++c) u(C * n + c) = preconditioned<C>(inv, n, c, rn);
   }
 };
 
-template <class Vec, class ConstVec>
-struct Precondition {  // u = D^-1 r
+template <int C, class Vec, class ConstVec>
+struct Precondition {  // u = M^-1 r, node n's C rows
+  using S = typename Vec::non_const_value_type;
   Vec u;
-  ConstVec r, inv_diag;
-  KOKKOS_INLINE_FUNCTION void operator()(std::size_t i) const { u(i) = inv_diag(i) * r(i); }
+  ConstVec r, inv;
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t n) const {
+    S rn[C];
+    for (int c = 0; c < C; ++c) rn[c] = r(C * n + c);
+    for (int c = 0; c < C; ++c) u(C * n + c) = preconditioned<C>(inv, n, c, rn);
+  }
 };
 
 // r.r, r.u and w.u (w = A u) in double: all of a single-reduction step's scalars.
@@ -227,10 +263,9 @@ struct SingleReductionDots {
 // Chronopoulos and Gear's recurrence (solver::CgSingleReduction). One wait per iteration: the
 // step's vector work, w = A u, then r.r, r.u and u.Au together. p.Ap, which the classic recurrence
 // sums, follows from them: p.Ap = u.Au - beta r.u / alpha_before. The operator reads u.
-template <class Exec, class Vec, class ConstVec, class Apply, class Reduce>
-SolveResult iterate_single_reduction(const Exec& exec, const Apply& apply, const Vec& inv_diag,
-                                     const ConstVec& b, const Vec& x, const SolverOptions& opts,
-                                     const Reduce& reduce, Vec u) {
+template <int C, class Exec, class Vec, class ConstVec, class Apply, class Reduce>
+SolveResult iterate_single_reduction(const Exec& exec, const Apply& apply, const Vec& inv, const ConstVec& b,
+                                     const Vec& x, const SolverOptions& opts, const Reduce& reduce, Vec u) {
   using S = typename Vec::non_const_value_type;
   using Mem = typename Vec::memory_space;
   using In = Kokkos::View<const S*, typename Vec::device_type>;
@@ -242,8 +277,8 @@ SolveResult iterate_single_reduction(const Exec& exec, const Apply& apply, const
   Kokkos::deep_copy(exec, r, b);
   exec.fence();  // the calls below run on Exec's default instance, not necessarily on exec
 
-  Kokkos::parallel_for("kfem::cg_precondition", Kokkos::RangePolicy<Exec>(0, n),
-                       Precondition<Vec, In>{u, r, inv_diag});
+  Kokkos::parallel_for("kfem::cg_precondition", Kokkos::RangePolicy<Exec>(0, n / C),
+                       Precondition<C, Vec, In>{u, r, inv});
   const PartialsView<3, Mem> part("kfem::cg_rr_ru_wu");
   const auto sums = [&] {  // w = A u, then the step's one wait
     apply(u, w);
@@ -264,8 +299,8 @@ SolveResult iterate_single_reduction(const Exec& exec, const Apply& apply, const
     if (!(pAp > 0)) break;  // not SPD along p (or NaN): report failure rather than divide by it
     alpha = ru / pAp;
     Kokkos::parallel_for(
-        "kfem::cg_step", Kokkos::RangePolicy<Exec>(0, n),
-        SingleReductionStep<Vec, In>{x, r, u, p, s, w, inv_diag, S(alpha), S(beta), res.iterations == 0});
+        "kfem::cg_step", Kokkos::RangePolicy<Exec>(0, n / C),
+        SingleReductionStep<C, Vec, In>{x, r, u, p, s, w, inv, S(alpha), S(beta), res.iterations == 0});
     d = sums();
     ++res.iterations;
     beta = d[1] / ru;
@@ -288,6 +323,15 @@ template <class Op, class = void>
 struct has_operand : std::false_type {};
 template <class Op>
 struct has_operand<Op, std::void_t<decltype(std::declval<const Op&>().operand())>> : std::true_type {};
+// inverse_block_diagonal(exec, C, d): block Jacobi's M^-1 (block_jacobi.hpp's layout); no default:
+// an operator without it (element by element, distributed) refuses block-jacobi.
+template <class Op, class Exec, class = void>
+struct has_inverse_block_diagonal : std::false_type {};
+template <class Op, class Exec>
+struct has_inverse_block_diagonal<
+    Op, Exec,
+    std::void_t<decltype(std::declval<const Op&>().inverse_block_diagonal(
+        std::declval<const Exec&>(), 3, std::declval<const typename Op::Vec&>()))>> : std::true_type {};
 
 // A solve of A x = b with one of the recurrences, timed from the preconditioner's set-up on.
 template <bool SingleReduction, class Exec, class Op>
@@ -296,10 +340,27 @@ SolveResult run(
     const Kokkos::View<const typename Op::Vec::non_const_value_type*, typename Op::Vec::device_type>& b,
     const typename Op::Vec& x, const SolverOptions& opts) {
   using Vec = typename Op::Vec;
+  const std::size_t n = x.extent(0);
+  const int C = opts.preconditioner == Preconditioner::block_jacobi ? opts.block : 1;
+  if (C != 1 && C != block_jacobi::most_components)
+    throw InputError("solver.preconditioner block-jacobi: blocks of 1 or " +
+                     std::to_string(block_jacobi::most_components) + " DOFs per node, not " +
+                     std::to_string(C));
+  if (C != 1 && n % C != 0)
+    throw InputError("solver.preconditioner block-jacobi: " + std::to_string(n) + " rows are not " +
+                     std::to_string(C) + " per node");
+  if constexpr (!has_inverse_block_diagonal<Op, Exec>::value)
+    if (C != 1)
+      throw InputError(
+          "solver.preconditioner block-jacobi: this storage's solve has no assembled block diagonal "
+          "(element by element or distributed); use jacobi");
   exec.fence();
   const auto start = std::chrono::steady_clock::now();
-  const Vec inv_diag = uninitialized<Vec>("kfem::cg_inv_diag", x.extent(0));
-  A.inverse_diagonal(exec, inv_diag);
+  const Vec inv = uninitialized<Vec>("kfem::cg_preconditioner", n * C);
+  if constexpr (has_inverse_block_diagonal<Op, Exec>::value) {
+    if (C != 1) A.inverse_block_diagonal(exec, C, inv);
+  }
+  if (C == 1) A.inverse_diagonal(exec, inv);
   const auto apply = [&A](const Vec& v, const Vec& Av) { A.apply(v, Av); };
   const auto reduce = [&A] {
     if constexpr (has_reduce<Op>::value)
@@ -309,9 +370,17 @@ SolveResult run(
   }();
   Vec operand;
   if constexpr (has_operand<Op>::value) operand = A.operand();
-  SolveResult res = SingleReduction
-                        ? iterate_single_reduction(exec, apply, inv_diag, b, x, opts, reduce, operand)
-                        : iterate_classic(exec, apply, inv_diag, b, x, opts, reduce, operand);
+  const auto iterate = [&](auto block) {
+    constexpr int B = decltype(block)::value;
+    return SingleReduction ? iterate_single_reduction<B>(exec, apply, inv, b, x, opts, reduce, operand)
+                           : iterate_classic<B>(exec, apply, inv, b, x, opts, reduce, operand);
+  };
+  SolveResult res;
+  if constexpr (has_inverse_block_diagonal<Op, Exec>::value)
+    res = C == 1 ? iterate(std::integral_constant<int, 1>{})
+                 : iterate(std::integral_constant<int, block_jacobi::most_components>{});
+  else
+    res = iterate(std::integral_constant<int, 1>{});
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return res;
 }
@@ -331,6 +400,11 @@ class CsrOperator {
   // d(r) = 1 / A(r, r); 1 where the diagonal is 0, so the preconditioner stays finite.
   void inverse_diagonal(const Exec& exec, const Vec& d) const {
     cg_detail::inverse_diagonal(exec, A_, values_, d);
+  }
+  // d = the inverted C x C diagonal blocks (block_jacobi.hpp), C = 3.
+  void inverse_block_diagonal(const Exec& exec, int C, const Vec& d) const {
+    if (C != block_jacobi::most_components) throw std::invalid_argument("block Jacobi: C = 3 only");
+    block_jacobi::from_csr<block_jacobi::most_components>(exec, A_, values_, lower_, d);
   }
 
  private:

@@ -9,11 +9,20 @@ struct SolverId {
   friend constexpr bool operator!=(SolverId a, SolverId b) { return a.index != b.index; }
 };
 
-// What every solver reads: which one, and when it stops.
+// The preconditioner of the CG solvers (solver.preconditioner / --preconditioner): the diagonal
+// (jacobi), or each node's C x C diagonal block inverted (block-jacobi, solve/block_jacobi.hpp).
+enum class Preconditioner { jacobi, block_jacobi };
+inline constexpr const char* name_of(Preconditioner p) {
+  return p == Preconditioner::jacobi ? "jacobi" : "block-jacobi";
+}
+
+// What every solver reads: which one, how it preconditions, and when it stops.
 struct SolverOptions {
   SolverId method{};        // solver.method / --solver
   double tolerance = 1e-8;  // on ||b - A x||_2 / ||b||_2
   int max_iterations = 10000;
+  Preconditioner preconditioner = Preconditioner::jacobi;
+  int block = 1;  // DOFs per node (rows C n .. C n + C - 1): block Jacobi's block size
 };
 
 // What every solver returns.

@@ -9,6 +9,9 @@
 // and, optional (defaults in cg_detail::run):
 //   Reduce reduce() const       partial sums made global (default: this rank's are the totals)
 //   Vec operand() const         where the vector the operator reads lives (default: allocated)
+//   void inverse_block_diagonal(const Exec&, int C, const Vec& d) const
+//                               block Jacobi's M^-1 (block_jacobi.hpp; default: none, and
+//                               solver.preconditioner block-jacobi is refused)
 //
 // The solver contract, what a solver tag has (checked by SolverTraits at registration):
 //   static constexpr const char* name, help;   the name users type (--solver, solver.method)

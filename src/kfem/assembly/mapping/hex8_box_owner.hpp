@@ -461,7 +461,13 @@ struct Hex8BoxOwner {
   void launch(const Exec& exec, const Data& d, const Op& op, const Write& write) const {
     using S = typename Data::scalar_type;
     using M = math_type<S, Exec>;
-    using Policy = Kokkos::TeamPolicy<Exec, Kokkos::LaunchBounds<max_threads, 1>>;
+    // Double launches with at most 128 registers a thread (512 threads a block, one block): a 7 x 3
+    // tile's 8 warps then fit twice on a multiprocessor and a 7 x 7 tile's 16 warps once. Unbounded,
+    // nvcc takes more for double (Kokkos 4 builds did), leaving one 7 x 3 team per multiprocessor.
+    // Float stays below the bound unbounded, and the bound's hint made its schedule slower: float
+    // launches without it.
+    using Bounded = Kokkos::TeamPolicy<Exec, Kokkos::LaunchBounds<max_threads, 1>>;
+    using Policy = std::conditional_t<std::is_same_v<S, double>, Bounded, Kokkos::TeamPolicy<Exec>>;
     const BoxTile tl = tile_for<S>(exec);
     if (tl.x < 1 || tl.y < 1 || planes < 1)
       throw InputError(std::string("mapping ") + name + ": tile and planes must be positive");
@@ -480,9 +486,7 @@ struct Hex8BoxOwner {
     const ordinal_t tiles_x = (nx + Tx) / Tx, tiles_y = (ny + Ty) / Ty, chunks = (nz + P) / P;
     const Kernel<Exec, Data, Write> body{
         d, write, {M(op.material.lambda), M(op.material.mu)}, Tx, Ty, NT, P, nx, ny, nz, tiles_x, tiles_y};
-    // At most 128 registers a thread (512 threads a block, one block): a 7 x 3 tile's 8 warps then
-    // fit twice on a multiprocessor and a 7 x 7 tile's 16 warps once. Unbounded, nvcc may take more
-    // (Kokkos 4 builds did), leaving one 7 x 3 team per multiprocessor and no room for 7 x 7.
+    // A team of more than max_threads threads would not launch (double's bound, above).
     if (!lanes::in_turn<Exec> && warps<Exec>(tl) * lanes::width > max_threads)
       throw InputError(std::string("mapping ") + name + ": a tile of " + std::to_string(Tx) + " x " +
                        std::to_string(Ty) + " nodes needs " + std::to_string(warps<Exec>(tl)) +

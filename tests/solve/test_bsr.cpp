@@ -83,6 +83,16 @@ TYPED_TEST(Bsr, SpmvKernelsMatchKokkosKernels) {
       diff = std::max(diff, std::abs(got[i] - expected[i])), scale = std::max(scale, std::abs(expected[i]));
     EXPECT_LE(diff, 1e-13 * scale) << "kernel " << int(kernel);
   }
+  // The operator's two block SpMVs, kfem's and Kokkos Kernels' BsrMatrix on the same arrays.
+  for (const auto how : {kfem::BsrApply::kfem, kfem::BsrApply::kokkos_kernels}) {
+    Kokkos::deep_copy(y, std::nan(""));
+    kfem::BsrOperator<Exec, double>(node, 3, blocks, how).apply(x, y);
+    const std::vector<double> got = kfem::test::to_vector(y);
+    double diff = 0, scale = 0;
+    for (std::size_t i = 0; i < got.size(); ++i)
+      diff = std::max(diff, std::abs(got[i] - expected[i])), scale = std::max(scale, std::abs(expected[i]));
+    EXPECT_LE(diff, 1e-13 * scale) << "BsrApply " << int(how);
+  }
   // The expansion is the inverse of to_blocks: the CSR values, entry for entry.
   Kokkos::View<double*, Mem> expanded("expanded", K.nnz());
   kfem::expand_blocks<Exec, double>(Exec(), node, full.graph, 3, blocks, expanded);

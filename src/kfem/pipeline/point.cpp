@@ -70,7 +70,7 @@ namespace {
 template <class Exec, class S, class Op>
 json time_spmv(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
                const Kokkos::View<S*, typename Exec::memory_space>& values, bool lower,
-               const Settings& settings, const Op& A_op, const char* label) {
+               const Settings& settings, const Op& A_op, const std::string& label) {
   using Vec = Kokkos::View<S*, Kokkos::Device<Exec, typename Exec::memory_space>>;
   const ordinal_t n = A.num_rows;
   Vec x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::spmv_x"), n), y("kfem::spmv_y", n);
@@ -185,11 +185,16 @@ json point(const Exec& exec, const Model& model, const Settings& settings, const
   }
   if (export_matrix) write_matrix_market(settings.export_matrix, *got, lower);
   if (req.timed && req.diagnostics) {
-    if (blocks)
-      out["spmv"] =
-          time_spmv(exec, target, matrix, lower, settings, BsrOperator<Exec, S>(p.graph.node, C, values),
-                    "block storage, kfem's bsr_spmv (a thread per node row)");
-    else
+    if (blocks) {
+      out["spmv"] = time_spmv(
+          exec, target, matrix, lower, settings, BsrOperator<Exec, S>(p.graph.node, C, values),
+          std::string("block storage, kfem's bsr_spmv (") + describe(bsr_spmv_kernel_for<Exec>(C)) + ")");
+      // The same blocks through Kokkos Kernels' BsrMatrix: which block SpMV the solves should run.
+      out["spmv_kokkos_kernels"] =
+          time_spmv(exec, target, matrix, lower, settings,
+                    BsrOperator<Exec, S>(p.graph.node, C, values, BsrApply::kokkos_kernels),
+                    "block storage, Kokkos Kernels' BsrMatrix spmv");
+    } else
       out["spmv"] = time_spmv(
           exec, target, values, lower, settings, CsrOperator<Exec, S>(target, values, lower),
           lower ? "lower triangle, symmetric_spmv (y = (L + L^T - D) x)" : "full, Kokkos Kernels spmv");

@@ -1,6 +1,10 @@
 // The operator of block storage (solver.hpp's contract): y = A x for A in BSR (sparsity/bsr.hpp),
-// blocks on the node graph, C DOFs per node; both members run on Exec's default instance.
+// blocks on the node graph, C DOFs per node; its members run on Exec's default instance. apply()
+// runs kfem's block SpMV (bsr_spmv's automatic kernel) or Kokkos Kernels' BsrMatrix SpMV on the same
+// arrays (the same block layout: no copy), whichever the caller asks for.
 #pragma once
+#include <KokkosSparse_BsrMatrix.hpp>
+#include <KokkosSparse_spmv.hpp>
 #include <Kokkos_Core.hpp>
 #include <stdexcept>
 #include <string>
@@ -10,19 +14,31 @@
 #include "kfem/sparsity/csr.hpp"
 
 namespace kfem {
+// Whose block SpMV BsrOperator::apply runs.
+enum class BsrApply { kfem, kokkos_kernels };
+
 template <class Exec, class S>
 class BsrOperator {
  public:
   using Mem = typename Exec::memory_space;
   using Device = Kokkos::Device<Exec, Mem>;
   using Vec = Kokkos::View<S*, Device>;
-  BsrOperator(const CsrGraph<Mem>& node, int components, const Kokkos::View<S*, Mem>& values)
-      : node_(node), C_(components), values_(values) {
+  BsrOperator(const CsrGraph<Mem>& node, int components, const Kokkos::View<S*, Mem>& values,
+              BsrApply how = BsrApply::kfem)
+      : node_(node), C_(components), values_(values), how_(how) {
     if (C_ < 1 || C_ > bsr_most_components)
       throw std::invalid_argument("block storage takes 1 to " + std::to_string(bsr_most_components) +
                                   " DOFs per node, not " + std::to_string(C_));
+    if (how_ == BsrApply::kokkos_kernels)
+      mat_ = Matrix("kfem::bsr", node.num_rows, node.num_rows, values.extent(0), values, node.row_map,
+                    node.cols, C_);
   }
-  void apply(const Vec& x, const Vec& y) const { bsr_spmv<Exec, S>(Exec(), node_, C_, values_, x, y); }
+  void apply(const Vec& x, const Vec& y) const {
+    if (how_ == BsrApply::kokkos_kernels)
+      KokkosSparse::spmv(Exec(), "N", S(1), mat_, x, S(0), y);
+    else
+      bsr_spmv<Exec, S>(Exec(), node_, C_, values_, x, y);
+  }
   // d(r) = 1 / A(r, r); 1 where the diagonal is 0, so the preconditioner stays finite.
   void inverse_diagonal(const Exec& exec, const Vec& d) const {
     bsr_inverse_diagonal<Exec, S>(exec, node_, C_, values_, d);
@@ -36,8 +52,11 @@ class BsrOperator {
   ordinal_t num_rows() const { return node_.num_rows * C_; }
 
  private:
+  using Matrix = KokkosSparse::Experimental::BsrMatrix<S, ordinal_t, Device, void, offset_t>;
   CsrGraph<Mem> node_;
   int C_;
   Kokkos::View<S*, Mem> values_;
+  BsrApply how_;
+  Matrix mat_;  // kokkos_kernels: a view of node_ and values_
 };
 }  // namespace kfem

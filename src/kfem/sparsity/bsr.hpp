@@ -139,6 +139,16 @@ enum class BsrSpmvKernel {
   lanes,  // C = 3: a team thread per node row, its vector lanes across the row's values
 };
 
+// The kernel `automatic` means on Exec for C DOFs per node, and its description for reports.
+template <class Exec>
+constexpr BsrSpmvKernel bsr_spmv_kernel_for(int C) {
+  return C == 3 && !on_host<Exec> ? BsrSpmvKernel::lanes : BsrSpmvKernel::rows;
+}
+inline const char* describe(BsrSpmvKernel k) {
+  return k == BsrSpmvKernel::lanes ? "a team thread per node row, its lanes across the row's values"
+                                   : "a thread per node row";
+}
+
 // y = A x for A in BSR (blocks on `node`, C per node), on exec; x and y must not alias.
 template <class Exec, class S>
 void bsr_spmv(const Exec& exec, const CsrGraph<typename Exec::memory_space>& node, int C,
@@ -148,8 +158,7 @@ void bsr_spmv(const Exec& exec, const CsrGraph<typename Exec::memory_space>& nod
               BsrSpmvKernel kernel = BsrSpmvKernel::automatic) {
   using Mem = typename Exec::memory_space;
   const Kokkos::RangePolicy<Exec> rows(exec, 0, node.num_rows);
-  if (kernel == BsrSpmvKernel::automatic)
-    kernel = C == 3 && !on_host<Exec> ? BsrSpmvKernel::lanes : BsrSpmvKernel::rows;
+  if (kernel == BsrSpmvKernel::automatic) kernel = bsr_spmv_kernel_for<Exec>(C);
   if (kernel == BsrSpmvKernel::lanes && C == 3) {  // a warp per node row, 8 rows a team
     using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
     const int rows_per_team = on_host<Exec> ? 1 : 8, lanes = on_host<Exec> ? 1 : 32;

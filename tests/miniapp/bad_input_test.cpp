@@ -89,6 +89,12 @@ const std::vector<Row> rows = {
      2,
      "storage bsr is written by the generic mappings and hex8's element-centric full-storage ones; mapping "
      "box-owner writes the CSR from its own index"},
+    {"BlockStoragePrismStudyMapping",
+     {{"d.yaml", "mesh: {size: 'prism:2x1x1'}\n"}},
+     "run d.yaml --mapping reg-jac --storage bsr",
+     2,
+     "storage bsr is written by the generic mappings and hex8's element-centric full-storage ones; mapping "
+     "reg-jac writes the CSR only (the prism integration study)"},
     {"StorageContradictsRace",
      {{"d.yaml", beam}},
      "run d.yaml --mapping thread --race acoo --storage element",

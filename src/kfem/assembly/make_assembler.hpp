@@ -141,8 +141,17 @@ struct Build<Exec, Family, S, Op, ME, true, false> {  // a generic mapping: refe
     std::unique_ptr<AssemblerBase<Exec, S>> out;
     dispatch<RaceRegistry>(choice.race, [&](auto race) {
       if (choice.blocks) {
-        using In = inputs::Family<target::Blocks>;
-        out = Make<Exec, Family, S, Op, M, decltype(race), In>::make(exec, p, ref, op, tuned<M>(choice));
+        // Block storage through the generic mappings of every family (thread, team); the prism
+        // integration study's mappings (banas', gemm) write the CSR only, so their kernels are not
+        // compiled a third time for a target nothing measures them on.
+        if constexpr (is_generic<ME>::value) {
+          using In = inputs::Family<target::Blocks>;
+          out = Make<Exec, Family, S, Op, M, decltype(race), In>::make(exec, p, ref, op, tuned<M>(choice));
+        } else {
+          throw InputError(std::string("mapping ") + M::name +
+                           " does not write block storage (the generic mappings and hex8's element-centric "
+                           "full-storage ones do)");
+        }
         return;
       }
       dispatch<TargetRegistry>(choice.target, [&](auto target) {

@@ -55,15 +55,21 @@ StorageKind storage_for(MappingKind mapping, const std::string& storage, const s
     return kind;
   }
   if (f.blocks) {
-    bool owner = false;
-    dispatch<MappingRegistry>(mapping,
-                              [&](auto tag) { owner = MappingTraits<decltype(tag)>::owner_computes; });
-    if (lower || owner)
+    bool owner = false, study = false;
+    for_each_entry<MappingRegistry>([&](auto e) {
+      using E = decltype(e);
+      if (E::kind != mapping) return;
+      owner = MappingTraits<typename E::type>::owner_computes;
+      study = is_prism_integration<E>::value;
+    });
+    if (lower || owner || study)
       throw InputError("storage " + name_of(kind) +
                        " is written by the generic mappings and hex8's "
                        "element-centric full-storage ones; mapping " +
                        name_of(mapping) + " writes " +
-                       (lower ? "the lower triangle of the CSR" : "the CSR from its own index"));
+                       (lower   ? "the lower triangle of the CSR"
+                        : owner ? "the CSR from its own index"
+                                : "the CSR only (the prism integration study)"));
     return kind;
   }
   if (f.lower && !lower)

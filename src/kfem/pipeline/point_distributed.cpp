@@ -319,6 +319,8 @@ json distributed_point(const Model& model, const Settings& settings, const Point
   const parallel::Comm& comm = *req.comm;
   // Refused alike on every rank, before any collective: one clear line, no abort.
   check_distributed(req);
+  if (req.solve && settings.preconditioner == Preconditioner::block_jacobi && model.components > 1)
+    throw InputError("solver.preconditioner block-jacobi is not distributed: under mpirun use jacobi");
   if (std::size_t(comm.size()) > model.mesh.num_elements())
     throw InputError(fmt::format("partition: {} ranks for {} elements: use fewer ranks", comm.size(),
                                  model.mesh.num_elements()));

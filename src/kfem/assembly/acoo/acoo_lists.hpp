@@ -7,6 +7,7 @@
 #pragma once
 #include <Kokkos_Core.hpp>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "kfem/assembly/target/dof_pair.hpp"
@@ -18,12 +19,13 @@ namespace kfem::acoo {
 // at ~4 M hex8 elements.
 using link_t = offset_t;
 inline constexpr link_t end_of_list = -1;
-// The node counter's type. Kokkos 3.4's CUDA atomic_fetch_add is native (atomicAdd) for int,
-// unsigned and unsigned long long only; on long (offset_t) it is a compare-and-swap loop, and on
-// one counter that every thread hits, the failed swaps grow with the threads in flight, so a-COO
-// insertion slows down far faster than the element count grows; atomicAdd keeps it fast (Kokkos 4
-// maps both types to it).
-using claim_t = unsigned long long;
+// The node counter's type. Every thread's push adds 1 to this one counter, so the add must be the
+// hardware's atomic add: a compare-and-swap loop on one address under this contention costs more
+// retries the more threads are in flight (quadratic in the elements on a GPU). Kokkos 4's CUDA
+// atomics (desul's PTX table, sm_70 and newer) have a native 64-bit add for std::uint64_t and
+// std::int64_t only; `unsigned long long`, a distinct type on LP64 Linux, falls back to the
+// compare-and-swap loop.
+using claim_t = std::uint64_t;
 
 // Nodes the elements push: one per Ke entry, elements x (N_sh C)^2.
 inline offset_t pool_nodes_for(offset_t elements, int nodes_per_element, int components) {

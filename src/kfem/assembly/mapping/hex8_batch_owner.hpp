@@ -244,7 +244,7 @@ struct Hex8BatchOwner {
   // tour: end first-touch
 
   // Partition k, entry by entry, W at a time. A named functor, not a KOKKOS_LAMBDA: the tests
-  // instantiate it outside make_assembler_hex8.cpp too (see core/fill.hpp).
+  // instantiate it outside make_assembler_hex8_*.cpp too (see core/fill.hpp).
   template <int W, class Elements, class Rows, class Starts, class Write>
   struct Kernel {
     Elements els;

@@ -41,9 +41,11 @@ double process_seconds() {
   return std::chrono::duration<double>(clock::now() - process_start).count();
 }
 
-// "csr", "ebe-v1, colored", ...
-std::string operator_label(const json& solve) {
+// "csr", "ebe-v1, colored", ...; an assembled operator ("csr") is named by the point's storage
+// where the caller has it ("bsr", "csr-lower", ...).
+std::string operator_label(const json& solve, const json& point = json::object()) {
   std::string l = solve["operator"].get<std::string>();
+  if (l == "csr" && point.contains("storage")) l = point["storage"].get<std::string>();
   if (solve.contains("ebe")) l += ", " + solve["ebe"]["race"].get<std::string>();
   return l;
 }
@@ -137,7 +139,7 @@ void print_solves(const json& points) {
         "{:<{}} {:<6} {:<8} {:<8} {:<16} {:>6} {:>12} {:>12} {:>10.1f} {:>11} {:>16}\n",
         p["mesh"]["name"].get<std::string>(), w, p["scalar"].get<std::string>(),
         p["mapping"].get<std::string>(), p["race"].get<std::string>(),
-        operator_label(s) + (s["cg_converged"].get<bool>() ? "" : " (NC)"), s["cg_iterations"].get<int>(),
+        operator_label(s, p) + (s["cg_converged"].get<bool>() ? "" : " (NC)"), s["cg_iterations"].get<int>(),
         fmt_time(s["cg_s"]), fmt_time(s["cg_s_per_iteration"]),
         s["memory"]["bytes_per_element"].get<double>(),
         s.contains("relative_difference_vs_reference") && s["relative_difference_vs_reference"].is_number()
@@ -377,7 +379,7 @@ bool report_run(const Deck& deck, const Model& model, const json& res, OutputSet
   if (res.contains("solve")) {
     const json& s = res["solve"];
     fmt::print("  CG            {}{}: {} iterations, relative residual {:.3g}, {} ({} per iteration){}\n",
-               operator_label(s),
+               operator_label(s, res),
                std::string(s.value("cg_recurrence", "classic") == "classic" ? "" : " (single reduction)") +
                    (s.value("preconditioner", "jacobi") == "jacobi" ? "" : ", block Jacobi"),
                s["cg_iterations"].get<int>(), s["cg_relative_residual"].get<double>(), fmt_time(s["cg_s"]),

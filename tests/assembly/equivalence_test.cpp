@@ -45,7 +45,7 @@ void check_all(const Exec& exec) {
           EXPECT_THROW((make_assembler<Exec, fe::Hex8, S>(exec, p, href, op, mismatched)), InputError);
           return;
         }
-        // through the registry lookup the driver uses (kernels compiled once, make_assembler_hex8.cpp)
+        // through the registry lookup the driver uses (kernels compiled once, make_assembler_hex8_*.cpp)
         const auto made =
             make_assembler<Exec, fe::Hex8, S>(exec, p, href, op, AssemblerChoice{mentry.kind, rentry.kind});
         AssemblerBase<Exec, S>& a = *made;
@@ -115,16 +115,18 @@ void check_launch_order(const Exec& exec) {
   EXPECT_TRUE(moved);  // the test mesh's Morton order is not its natural one
 }
 
-// Block storage (storage bsr): every hex8 fast path that writes blocks (the element-centric
-// full-storage ones) x every race it pairs with, the blocks expanded into the DOF pattern's CSR
-// values entry by entry against the oracle; the others refuse blocks in one line. The generic
-// mappings' blocks are checked on every family by family_equivalence_test.cpp.
+// Block storage (storage bsr, and bsr-lower for the lower mappings that write it): every hex8 fast
+// path that writes blocks (the element-centric full-storage ones, sympairs, box-owner, symbox-owner) x
+// every race it pairs with, the blocks expanded into the DOF pattern's CSR values (or its lower
+// triangle) entry by entry against the oracle; the others refuse blocks in one line. The generic mappings'
+// blocks are checked on every family by family_equivalence_test.cpp.
 template <class Exec, class S>
 void check_blocks(const Exec& exec) {
   using Mem = typename Exec::memory_space;
   const Mesh mesh = distorted_beam();
   const HostCsr<double> ref = assemble_reference_hex8(mesh, steel());
   Problem<Exec> p = make_problem(exec, mesh);
+  p.node_lower = lower_triangle(exec, p.graph.node);
   set_coloring(exec, p, greedy_coloring(mesh));
   const fe::Elasticity<S> op{Isotropic<S>{S(steel().lambda), S(steel().mu)}};
   const auto href = fe::to_device<fe::Hex8, S>(exec, fe::host_reference(fe::Hex8{}));
@@ -139,27 +141,31 @@ void check_blocks(const Exec& exec) {
       SCOPED_TRACE(::testing::Message() << "mapping " << M::name << " race " << decltype(rentry)::name());
       AssemblerChoice choice{mentry.kind, rentry.kind};
       choice.blocks = true;
-      if (MappingTraits<M>::lower || MappingTraits<M>::owner_computes) {
+      constexpr bool lower = MappingTraits<M>::lower;
+      if (!MappingTraits<M>::writes_blocks) {
         EXPECT_THROW((make_assembler<Exec, fe::Hex8, S>(exec, p, href, op, choice)), InputError);
         ++refused;
         return;
       }
       const auto a = make_assembler<Exec, fe::Hex8, S>(exec, p, href, op, choice);
+      ASSERT_EQ(a->lower(), lower);
       Kokkos::deep_copy(blocks, S(-12345));  // poison: assemble must zero every block
       a->assemble(blocks);
       Kokkos::deep_copy(full, std::numeric_limits<S>::quiet_NaN());
-      expand_blocks<Exec, S>(exec, p.graph.node, p.graph.dof, C, blocks, full);
+      expand_blocks<Exec, S>(exec, p.block_pattern(lower), lower ? p.lower : p.graph.dof, C, blocks, full,
+                             lower);
       exec.fence();
-      const MatrixDiff d = compare(to_host(p, full, false), ref);
+      const MatrixDiff d = compare(to_host(p, full, lower), lower ? lower_part(ref) : ref);
       EXPECT_TRUE(d.same_pattern);
       EXPECT_LE(d.max_rel, tolerance<S>());
       ++written;
     });
   });
-  // 16 element-centric fast paths (4 of them lower: sym300, sym300x2, sympairs, sympairs-mma) x 3
-  // races; owner, batch-owner, box-owner, symbox-owner x none
-  EXPECT_EQ(written, 12 * 3);
-  EXPECT_EQ(refused, 4 * 3 + 4);
+  // 16 element-centric fast paths (4 of them lower: sym300, sym300x2, sympairs, sympairs-mma; sympairs
+  // writes lower blocks) x 3 races; owner, batch-owner, box-owner, symbox-owner x none (box-owner and
+  // symbox-owner write blocks)
+  EXPECT_EQ(written, 13 * 3 + 2);
+  EXPECT_EQ(refused, 3 * 3 + 2);
 }
 
 TYPED_TEST(Equivalence, BlockStorageMatchesOracle) {

@@ -320,7 +320,8 @@ TEST_F(amorim, Hex8ThroughAcooAndEbe) {
   for (const char* options :
        {"--race acoo", "--race acoo --mapping team", "--operator ebe-v1", "--operator ebe-v2",
         // a symmetric mapping's lower triangle is verified; the solve applies element matrices
-        "--mapping sympairs --race atomic --storage element", "--storage bsr --mapping pairs --race atomic"})
+        "--mapping sympairs --race atomic --storage element", "--storage bsr --mapping pairs --race atomic",
+        "--storage bsr-lower --mapping sympairs --race atomic", "--storage bsr-lower --mapping sympairs"})
     EXPECT_NEAR(tip(options), csr, 1e-7 * std::abs(csr)) << options;
 }
 
@@ -339,6 +340,7 @@ TEST_F(amorim, BlockJacobiOnEveryAssembledStorage) {
        {"--preconditioner block-jacobi", "--preconditioner block-jacobi --single-reduction",
         "--preconditioner block-jacobi --mapping sympairs --race atomic",
         "--preconditioner block-jacobi --storage bsr --mapping pairs --race atomic",
+        "--preconditioner block-jacobi --storage bsr-lower --mapping sympairs --race atomic",
         "--preconditioner block-jacobi --race acoo"}) {
     const auto s = solved(options);
     EXPECT_EQ(s.at("preconditioner"), "block-jacobi") << options;

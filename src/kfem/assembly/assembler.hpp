@@ -143,7 +143,8 @@ struct Family {
 
 // The hex8 fast paths read hex8's element data: coordinates and the compact CSR index, for the
 // full pattern or, when the mapping stores the lower triangle (Mapping::lower), for Problem::lower;
-// with Blocks, the index of block storage (the node graph's 3 x 3 blocks, sparsity/bsr.hpp).
+// with Blocks, the index of block storage (the node graph's 3 x 3 blocks, sparsity/bsr.hpp), on
+// Problem::node_lower for a lower mapping.
 template <bool Blocks>
 struct Hex8Of {
   template <class F, class Mapping, class S, class Mem>
@@ -153,9 +154,11 @@ struct Hex8Of {
                    const fe::Reference<F, S, typename Exec::memory_space>&, const Order& order) {
     static_assert(std::is_same_v<F, fe::Hex8>, "hex8 element data serves hex8 meshes only");
     constexpr bool lower = MappingTraits<Mapping>::lower;
-    if (lower && p.lower.num_rows != p.graph.dof.num_rows)
+    if (lower && !Blocks && p.lower.num_rows != p.graph.dof.num_rows)
       throw std::logic_error("symmetric mapping needs Problem::lower");
-    const auto& target = Blocks ? p.graph.node : lower ? p.lower : p.graph.dof;
+    if (lower && Blocks && p.node_lower.num_rows != p.graph.node.num_rows)
+      throw std::logic_error("lower block storage needs Problem::node_lower");
+    const auto& target = Blocks ? (lower ? p.node_lower : p.graph.node) : lower ? p.lower : p.graph.dof;
     return make_hex8_element_data<S, typename Mapping::layout, lower, Blocks>(
         exec, p.mesh.coords, p.mesh.conn, order, p.graph, target, p.spare.take());
   }

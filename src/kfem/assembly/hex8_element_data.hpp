@@ -23,8 +23,10 @@ struct Hex8ElementData {
   static constexpr bool lower = Lower;  // target is the lower triangle only (symmetric storage)
   // Blocks: the target is block storage (sparsity/bsr.hpp): row(e, a) is 9 x the first block of
   // node n_a's row, block(e, 8a+b) 9 x the place of n_b in it, stride 3 (a block's next row).
+  // Lower and Blocks: the blocks of the node graph's lower triangle (n_b <= n_a), each stored whole;
+  // the adds reach only a diagonal block's lower triangle (slot() mirrors the rest), so its
+  // entries above the diagonal stay as the assembly's zeroing left them.
   static constexpr bool blocks = Blocks;
-  static_assert(!(Lower && Blocks), "lower block storage is not written by the hex8 element data yet");
   ordinal_t num_elements = 0;
   Kokkos::View<S* [24], Layout, MemorySpace> coords;        // x_a,j - x_0,j at 3a+j (see below)
   Kokkos::View<ordinal_t* [8], Layout, MemorySpace> nodes;  // global node ids
@@ -173,7 +175,9 @@ struct GatherHex8ElementData {
 
 // Gathers coordinates and node ids of elements order(0..n) and computes their CSR index on the
 // device, for the full pattern (target = g.dof) or its lower triangle (Lower, target from lower_triangle),
-// or block storage (Blocks, target = g.node), in `reuse` where that block is large enough.
+// or block storage (Blocks, target = g.node, or its lower triangle with Lower), in `reuse` where that
+// block is large enough. A node's place in its lower row is its place in the full row (rows are
+// sorted: the columns <= the row come first), so one search serves every target.
 template <class S, class Layout, bool Lower = false, bool Blocks = false, class Exec, class Coords,
           class Conn, class Order>
 Hex8ElementData<S, Layout, typename Exec::memory_space, Lower, Blocks> make_hex8_element_data(

@@ -57,6 +57,7 @@ M tuned(const AssemblerChoice& choice) {
   M mapping;
   if constexpr (MappingTraits<M>::has_elements_per_team) mapping.elements_per_team = choice.elements_per_team;
   if constexpr (MappingTraits<M>::has_symmetric_blocks) mapping.symmetric_blocks = choice.symmetric_blocks;
+  if constexpr (MappingTraits<M>::has_blocks) mapping.blocks = choice.blocks;
   return mapping;
 }
 
@@ -89,18 +90,18 @@ struct Make<Exec, Family, S, Op, M, R, In, true, true> {
   }
 };
 
-// A hex8 fast path into block storage: the element-centric full-storage ones read hex8's element data
-// with the block index; the others are refused.
+// A hex8 fast path into block storage (MappingTraits::writes_blocks): the element-centric full-storage
+// ones, and the lower ones that declare lower_blocks, read hex8's element data with the block index;
+// owner mappings with a `blocks` member build their own; the others are refused.
 template <class Exec, class Family, class S, class Op, class M, class R,
-          bool Writes = !MappingTraits<M>::lower && !MappingTraits<M>::owner_computes>
+          bool Writes = MappingTraits<M>::writes_blocks>
 struct MakeBlocks {
   template <class Ref>
   static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec&, const Problem<Exec>&, const Ref&,
                                                       const Op&, const M&) {
     throw InputError(std::string("mapping ") + M::name + " does not write block storage: " +
                      (MappingTraits<M>::lower ? "it writes the lower triangle of the CSR"
-                                              : "it writes the CSR from its own index") +
-                     " (the element-centric full-storage mappings and the generic ones do)");
+                                              : "it writes the CSR from its own index"));
   }
 };
 template <class Exec, class Family, class S, class Op, class M, class R>
@@ -177,7 +178,7 @@ std::unique_ptr<AssemblerBase<Exec, S>> make_assembler(
   return out;
 }
 
-// Every strategy's kernels for a family are compiled once, in make_assembler_<family>.cpp, rather
+// Every strategy's kernels for a family are compiled once, in make_assembler_<family>[_<scalar>].cpp, rather
 // than in every file that asks for an assembler (the driver's points, the typed tests): explicit
 // instantiation of the (family, operator) pairs kfem runs, both scalars, every enabled space.
 #define KFEM_MAKE_ASSEMBLER(EXTERN, Exec, Family, S, Op)                                               \

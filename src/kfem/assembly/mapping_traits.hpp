@@ -14,11 +14,17 @@
 // Optional, with their defaults:
 //   owner_computes = false       one writer per value; pairs with race none only
 //   lower = false                computes and stores Ke's lower triangle only (lower storage)
+//   lower_blocks = false         a lower mapping that also writes lower block storage (bsr-lower)
+//                                through hex8's element data (its adds go through slot() or
+//                                block_start() + row_offset(), never a CSR row's own layout)
 //   host_geometry = false        reads Jacobian terms prepared on the host (banas' NOJAC)
 //   run<Exec, S>() = 1           elements one thread assembles in turn (colour such runs as units)
 //   set_up_scratch<Mem>(ne, nn)  bytes of set-up temporaries (the DOF graph's workspace keeps them)
 //   int elements_per_team        a run-time member: warps (elements) per block on a GPU
 //   bool symmetric_blocks        a run-time member: integrate the blocks b <= a, mirror the rest
+//   bool blocks                  an owner mapping's run-time member: it writes block storage when
+//                                the storage asks (bsr; bsr-lower for a lower one), into
+//                                Problem::block_pattern
 //   stage_parameters<Exec, S>(StageQuery)  what the stage bench reports of the kernel (its team
 //                                shape, its scratch) and the flops it executes per element;
 //                                default: none, and the node-pair formulation's count
@@ -71,6 +77,7 @@ struct has_index_bytes<M, std::void_t<decltype(&M::template index_bytes_per_elem
 KFEM_MAPPING_FLAG(owner_computes)
 KFEM_MAPPING_FLAG(lower)
 KFEM_MAPPING_FLAG(host_geometry)
+KFEM_MAPPING_FLAG(lower_blocks)
 #undef KFEM_MAPPING_FLAG
 
 template <class M, class = void>
@@ -83,6 +90,10 @@ struct has_member_symmetric_blocks : std::false_type {};
 template <class M>
 struct has_member_symmetric_blocks<M, std::void_t<decltype(std::declval<M&>().symmetric_blocks)>>
     : std::true_type {};
+template <class M, class = void>
+struct has_member_blocks : std::false_type {};
+template <class M>
+struct has_member_blocks<M, std::void_t<decltype(std::declval<M&>().blocks)>> : std::true_type {};
 template <class M, class Exec, class S, class = void>
 struct run_of : std::integral_constant<ordinal_t, 1> {};
 template <class M, class Exec, class S>
@@ -107,8 +118,12 @@ struct MappingTraits {
   static constexpr bool owner_computes = mapping_contract::owner_computes_flag<M>::value;
   static constexpr bool lower = mapping_contract::lower_flag<M>::value;
   static constexpr bool host_geometry = mapping_contract::host_geometry_flag<M>::value;
+  static constexpr bool lower_blocks = mapping_contract::lower_blocks_flag<M>::value;
   static constexpr bool has_elements_per_team = mapping_contract::has_member_elements_per_team<M>::value;
   static constexpr bool has_symmetric_blocks = mapping_contract::has_member_symmetric_blocks<M>::value;
+  static constexpr bool has_blocks = mapping_contract::has_member_blocks<M>::value;
+  // Whether the mapping writes block storage: bsr (full) or bsr-lower (lower).
+  static constexpr bool writes_blocks = owner_computes ? has_blocks : !lower || lower_blocks;
   template <class Exec, class S>
   static constexpr ordinal_t run = mapping_contract::run_of<M, Exec, S>::value;
 
@@ -141,6 +156,7 @@ struct MappingTraits {
         !owner_computes || mapping_contract::has_index_bytes<M>::value,
         "an owner-computes mapping needs make_data(exec, problem), index_bytes_per_element(data) and "
         "launch(exec, data, op, write) (mapping_traits.hpp)");
+    static_assert(!lower_blocks || lower, "lower_blocks is a lower mapping's flag (mapping_traits.hpp)");
     return true;
   }
 };

@@ -97,11 +97,16 @@ struct Problem {
   // Launch order of element-centric kernels without colouring, if set (set_launch_order: Morton);
   // else natural.
   Kokkos::View<ordinal_t*, memory_space> uncolored;
-  CsrGraph<memory_space> lower;  // lower triangle of graph.dof, for symmetric mappings
+  CsrGraph<memory_space> lower;       // lower triangle of graph.dof, for symmetric mappings
+  CsrGraph<memory_space> node_lower;  // lower triangle of graph.node, for lower block storage
   // DOF nodes of every element (N_sh columns; the vertices for order 1), for the generic kernels.
   Kokkos::View<ordinal_t**, Kokkos::LayoutRight, memory_space> dofs;
   // The DOF graph's workspace, when the set-up kept it for the element data (SetupChoice::spare_bytes).
   Spare<memory_space> spare;
+  // The pattern of block storage: the node graph, or its lower triangle for lower block storage.
+  const CsrGraph<memory_space>& block_pattern(bool lower_blocks) const {
+    return lower_blocks ? node_lower : graph.node;
+  }
   ordinal_t num_elements() const { return static_cast<ordinal_t>(mesh.conn.extent(0)); }
   ordinal_t num_dofs() const { return graph.dof.num_rows; }
   int components() const { return graph.components; }

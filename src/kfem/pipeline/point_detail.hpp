@@ -32,6 +32,7 @@
 #include "kfem/solve/bsr_operator.hpp"
 #include "kfem/solve/solver.hpp"
 #include "kfem/sparsity/csr.hpp"
+#include "kfem/sparsity/lower.hpp"
 
 namespace kfem::pipeline::detail {
 // f(exec, scalar, family) with the point's execution space, scalar type and the mesh's family.
@@ -118,15 +119,16 @@ SolveResult csr_solve(const Exec& exec, const CsrGraph<typename Exec::memory_spa
   return res;
 }
 
-// The solver on constrained block storage (blocks on the node graph `node`, C per node).
+// The solver on constrained block storage (blocks on `node`, C per node: the node graph, or its
+// lower triangle for lower block storage).
 template <class Exec, class S>
 SolveResult bsr_solve(const Exec& exec, const CsrGraph<typename Exec::memory_space>& node, int C,
                       const Kokkos::View<S*, typename Exec::memory_space>& values,
-                      const Kokkos::View<S*, typename Exec::memory_space>& rhs, const Settings& settings,
-                      std::vector<double>& u) {
+                      const Kokkos::View<S*, typename Exec::memory_space>& rhs, bool lower,
+                      const Settings& settings, std::vector<double>& u) {
   using Device = Kokkos::Device<Exec, typename Exec::memory_space>;
   const Kokkos::View<S*, Device> x("kfem::u", node.num_rows * C);
-  const SolveResult res = solve(exec, BsrOperator<Exec, S>(node, C, values),
+  const SolveResult res = solve(exec, BsrOperator<Exec, S>(node, C, values, BsrApply::automatic, lower),
                                 Kokkos::View<const S*, Device>(rhs), x, solver_options(settings, C));
   u = to_host_vector(x);
   return res;
@@ -192,6 +194,11 @@ GraphAssembly<Exec, S> prepare_graph_assembly(const Exec& exec, const Model& mod
       pipeline::make_setup(exec, model.mesh, model.dofs, model.components, model.orders, choice);
   p = std::move(s.problem);
   setup.update(s.times);
+  if (facts_of(req.storage).blocks && choice.lower && p.node_lower.num_rows != p.graph.node.num_rows) {
+    // Lower block storage's pattern: the node graph's lower triangle (a ninth of the DOF one's size).
+    const double t = time_fenced(exec, [&] { p.node_lower = lower_triangle(exec, p.graph.node); });
+    setup["lower_graph_s"] = setup.value("lower_graph_s", 0.0) + t;
+  }
   if (!on_host<Exec>) {
     // The pattern is resident: what is still to come must fit in what is free now.
     const fe::HostReference& ref = model.reference;
@@ -221,8 +228,8 @@ GraphAssembly<Exec, S> prepare_graph_assembly(const Exec& exec, const Model& mod
     // device allocation waits for the kernel, so this hides nothing yet; it sits where a
     // stream-ordered allocator would overlap it (reports/runs/2026-12-01-h200-issue44-reductions).
     // Uninitialised: every assembly zeroes or writes them itself.
-    const offset_t nnz = facts_of(req.storage).blocks
-                             ? p.graph.node.nnz() * p.graph.components * p.graph.components
+    const offset_t nnz = facts_of(req.storage).blocks ? p.block_pattern(out.assembler->lower()).nnz() *
+                                                            p.graph.components * p.graph.components
                          : out.assembler->lower() ? p.lower.nnz()
                                                   : p.graph.dof.nnz();
     out.values = decltype(out.values)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::values"), nnz);

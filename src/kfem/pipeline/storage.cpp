@@ -17,6 +17,18 @@ std::string lower_mappings() {
   });
   return join_names(out, " or ");
 }
+// The mappings that write block storage, full or lower (MappingTraits::writes_blocks); the generic
+// ones by that word.
+std::string block_mappings(bool lower) {
+  std::vector<std::string> out;
+  if (!lower) out.emplace_back("the generic mappings");
+  for_each_entry<MappingRegistry>([&](auto e) {
+    using M = typename decltype(e)::type;
+    if (decltype(e)::specialised && MappingTraits<M>::writes_blocks && MappingTraits<M>::lower == lower)
+      out.emplace_back(decltype(e)::name());
+  });
+  return join_names(out, ", ");
+}
 }  // namespace
 
 StorageKind storage_for(MappingKind mapping, const std::string& storage, const std::string& race,
@@ -55,21 +67,24 @@ StorageKind storage_for(MappingKind mapping, const std::string& storage, const s
     return kind;
   }
   if (f.blocks) {
-    bool owner = false, study = false;
+    bool writes = false, owner = false, study = false;
     for_each_entry<MappingRegistry>([&](auto e) {
       using E = decltype(e);
       if (E::kind != mapping) return;
+      writes = MappingTraits<typename E::type>::writes_blocks;
       owner = MappingTraits<typename E::type>::owner_computes;
       study = is_prism_integration<E>::value;
     });
-    if (lower || owner || study)
-      throw InputError("storage " + name_of(kind) +
-                       " is written by the generic mappings and hex8's "
-                       "element-centric full-storage ones; mapping " +
-                       name_of(mapping) + " writes " +
-                       (lower   ? "the lower triangle of the CSR"
+    const std::string who = " is written by " + block_mappings(f.lower) + "; mapping " + name_of(mapping);
+    if (study || !writes)
+      throw InputError("storage " + name_of(kind) + who + " writes " +
+                       (study   ? "the CSR only (the prism integration study)"
                         : owner ? "the CSR from its own index"
-                                : "the CSR only (the prism integration study)"));
+                                : "the lower triangle of the CSR only"));
+    if (f.lower != lower)
+      throw InputError("storage " + name_of(kind) + who + " writes " +
+                       (lower ? "the lower triangle (its block storage is bsr-lower)"
+                              : "every entry (its block storage is bsr)"));
     return kind;
   }
   if (f.lower && !lower)

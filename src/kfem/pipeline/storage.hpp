@@ -7,6 +7,8 @@
 //   ebe        nothing kept: the solve recomputes Ke in every product (EbE-v2, matrix-free)
 //   bsr        C x C node blocks on the node graph (C = DOFs per node; sparsity/bsr.hpp), written
 //              whole by the generic mappings and hex8's element-centric full-storage fast paths
+//   bsr-lower  the blocks of the node graph's lower triangle, written by the symmetric mappings
+//              that declare lower_blocks (sympairs); y = (L + L^T - D) x
 // element and ebe assemble the CSR too, for verification and the assembly figures; only their
 // solve leaves it (solve_ebe.cpp).
 //
@@ -45,7 +47,7 @@ inline std::string name_of(SolveOperator k) {
   return "?";
 }
 
-enum class StorageKind { csr, csr_lower, acoo, element, ebe, bsr };
+enum class StorageKind { csr, csr_lower, acoo, element, ebe, bsr, bsr_lower };
 
 namespace storage {
 // How the pipeline fills a storage: a mapping writes into the DOF graph's pattern, or pushes onto
@@ -82,6 +84,15 @@ struct Bsr {
   static constexpr bool blocks = true;
 };
 // tour: end bsr-tag
+struct BsrLower {
+  static constexpr const char* name = "bsr-lower";
+  static constexpr const char* help =
+      "the node blocks of the lower triangle (node column <= node row), as sympairs writes them; kfem's "
+      "block spmv, y = (L + L^T - D) x";
+  static constexpr Path path = Path::pattern;
+  static constexpr bool blocks = true;
+  static constexpr bool lower = true;
+};
 struct Element {
   static constexpr const char* name = "element";
   static constexpr const char* help =
@@ -145,7 +156,8 @@ struct StorageEntry : StorageTraits<Tag> {
 using StorageRegistry = std::tuple<
     StorageEntry<storage::Csr, StorageKind::csr>, StorageEntry<storage::CsrLower, StorageKind::csr_lower>,
     StorageEntry<storage::Acoo, StorageKind::acoo>, StorageEntry<storage::Element, StorageKind::element>,
-    StorageEntry<storage::Ebe, StorageKind::ebe>, StorageEntry<storage::Bsr, StorageKind::bsr>>;
+    StorageEntry<storage::Ebe, StorageKind::ebe>, StorageEntry<storage::Bsr, StorageKind::bsr>,
+    StorageEntry<storage::BsrLower, StorageKind::bsr_lower>>;
 
 inline std::string name_of(StorageKind k) {
   return entry_name<StorageRegistry>(k);

@@ -114,14 +114,17 @@ struct CsrRows {
   KOKKOS_INLINE_FUNCTION ordinal_t col(ordinal_t, offset_t k) const { return cols(k); }
   KOKKOS_INLINE_FUNCTION offset_t slot(ordinal_t, offset_t k) const { return k; }
 };
+// Lower block storage (lower): the diagonal block is last in its node row, and DOF row C n + c holds
+// its c + 1 entries on and left of the diagonal.
 template <class Mem>
 struct BlockRows {
   Kokkos::View<const offset_t*, Mem> node_rows;
   Kokkos::View<const ordinal_t*, Mem> node_cols;
   int C;
+  bool lower;
   KOKKOS_INLINE_FUNCTION offset_t begin(ordinal_t) const { return 0; }
   KOKKOS_INLINE_FUNCTION offset_t end(ordinal_t r) const {
-    return C * (node_rows(r / C + 1) - node_rows(r / C));
+    return C * (node_rows(r / C + 1) - node_rows(r / C)) - (lower ? C - 1 - r % C : 0);
   }
   KOKKOS_INLINE_FUNCTION ordinal_t col(ordinal_t r, offset_t j) const {
     return C * node_cols(node_rows(r / C) + j / C) + ordinal_t(j % C);
@@ -201,20 +204,20 @@ void apply_dirichlet(const Exec& exec, const CsrGraph<typename Exec::memory_spac
 }
 
 // The same conditions on block storage (sparsity/bsr.hpp: blocks on the node graph `node`, C DOFs
-// per node), which holds every entry: rows and columns of the fixed DOFs zeroed inside their
-// blocks, the fixed diagonal kept as above.
+// per node; with `lower`, lower block storage on the node graph's lower triangle): rows and columns
+// of the fixed DOFs zeroed inside their blocks, the fixed diagonal kept as above.
 template <class Exec, class S, class FixedValues>
 void apply_dirichlet_blocks(const Exec& exec, const CsrGraph<typename Exec::memory_space>& node, int C,
                             const Kokkos::View<S*, typename Exec::memory_space>& values,
                             const Kokkos::View<S*, typename Exec::memory_space>& rhs,
                             const Kokkos::View<const ordinal_t*, typename Exec::memory_space>& fixed_dofs,
-                            const FixedValues& fixed_values) {
+                            const FixedValues& fixed_values, bool lower = false) {
   using Mem = typename Exec::memory_space;
   using Rows = dirichlet_detail::BlockRows<Mem>;
   const ordinal_t rows = node.num_rows * C;
   const auto m = dirichlet_detail::marked<S>(exec, rows, fixed_dofs, fixed_values);
   Kokkos::parallel_for("kfem::dirichlet_apply_blocks", Kokkos::RangePolicy<Exec>(exec, 0, rows),
-                       dirichlet_detail::Lift<Mem, S, Rows>{Rows{node.row_map, node.cols, C}, values, rhs,
-                                                            m.fixed, m.g, false});
+                       dirichlet_detail::Lift<Mem, S, Rows>{Rows{node.row_map, node.cols, C, lower}, values,
+                                                            rhs, m.fixed, m.g, lower});
 }
 }  // namespace kfem

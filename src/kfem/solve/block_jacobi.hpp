@@ -84,19 +84,24 @@ struct FromCsr {
   }
 };
 
-// One thread per node: its diagonal block, the block of node row n in column n of a BSR.
+// One thread per node: its diagonal block, the block of node row n in column n of a BSR. Lower
+// block storage holds that block's lower triangle only; symmetry gives the rest.
 template <int C, class S, class Mem, class Out>
 struct FromBsr {
   Kokkos::View<const offset_t*, Mem> row_map;
   Kokkos::View<const ordinal_t*, Mem> cols;
   Kokkos::View<const S*, Mem> values;
   Out d;
+  bool lower;
   KOKKOS_INLINE_FUNCTION void operator()(ordinal_t n) const {
     double a[C][C] = {};
     for (offset_t k = row_map(n); k < row_map(n + 1); ++k)
       if (cols(k) == n)
         for (int i = 0; i < C; ++i)
-          for (int j = 0; j < C; ++j) a[i][j] = double(values(offset_t(C) * C * k + C * i + j));
+          for (int j = 0; j < C; ++j) {
+            const bool mirror = lower && j > i;  // above the diagonal: read (j, i)
+            a[i][j] = double(values(offset_t(C) * C * k + C * (mirror ? j : i) + (mirror ? i : j)));
+          }
     write_inverse<C, S>(a, n, d);
   }
 };
@@ -111,12 +116,13 @@ void from_csr(const Exec& exec, const CsrGraph<typename Exec::memory_space>& A,
   Kokkos::parallel_for("kfem::block_jacobi_csr", Kokkos::RangePolicy<Exec>(exec, 0, A.num_rows / C),
                        detail::FromCsr<C, S, Mem, Out>{A.row_map, A.cols, values, d, lower});
 }
-// The same from block storage: node graph `node`, C x C blocks (sparsity/bsr.hpp's layout).
+// The same from block storage: C x C blocks on `node` (sparsity/bsr.hpp's layout), the node
+// graph or, for lower block storage (`lower`), its lower triangle.
 template <int C, class Exec, class S, class Out>
 void from_bsr(const Exec& exec, const CsrGraph<typename Exec::memory_space>& node,
-              const Kokkos::View<S*, typename Exec::memory_space>& values, const Out& d) {
+              const Kokkos::View<S*, typename Exec::memory_space>& values, const Out& d, bool lower = false) {
   using Mem = typename Exec::memory_space;
   Kokkos::parallel_for("kfem::block_jacobi_bsr", Kokkos::RangePolicy<Exec>(exec, 0, node.num_rows),
-                       detail::FromBsr<C, S, Mem, Out>{node.row_map, node.cols, values, d});
+                       detail::FromBsr<C, S, Mem, Out>{node.row_map, node.cols, values, d, lower});
 }
 }  // namespace kfem::block_jacobi

@@ -1,7 +1,9 @@
 // The operator of block storage (solver.hpp's contract): y = A x for A in BSR (sparsity/bsr.hpp),
 // blocks on the node graph, C DOFs per node; its members run on Exec's default instance. apply()
 // runs kfem's block SpMV (bsr_spmv's automatic kernel) or Kokkos Kernels' BsrMatrix SpMV on the same
-// arrays (the same block layout: no copy), whichever the caller asks for.
+// arrays (the same block layout: no copy), whichever the caller asks for. Lower block storage
+// (`lower`: blocks on the node graph's lower triangle) runs kfem's bsr_symmetric_spmv; Kokkos
+// Kernels' BsrMatrix stores every block, so it takes full storage only.
 #pragma once
 #include <KokkosSparse_BsrMatrix.hpp>
 #include <KokkosSparse_spmv.hpp>
@@ -9,13 +11,16 @@
 #include <stdexcept>
 #include <string>
 
+#include "kfem/core/exec_spaces.hpp"
 #include "kfem/solve/block_jacobi.hpp"
 #include "kfem/sparsity/bsr.hpp"
 #include "kfem/sparsity/csr.hpp"
 
 namespace kfem {
-// Whose block SpMV BsrOperator::apply runs.
-enum class BsrApply { kfem, kokkos_kernels };
+// Whose block SpMV BsrOperator::apply runs. automatic: kfem's on host backends, Kokkos Kernels'
+// BsrMatrix on devices, the faster of the two measured on each (reports/runs/2026-12-07-h100-issue75-acoo
+// has both on an H100 and on 2 CPU cores); lower block storage always runs kfem's.
+enum class BsrApply { automatic, kfem, kokkos_kernels };
 
 template <class Exec, class S>
 class BsrOperator {
@@ -24,11 +29,13 @@ class BsrOperator {
   using Device = Kokkos::Device<Exec, Mem>;
   using Vec = Kokkos::View<S*, Device>;
   BsrOperator(const CsrGraph<Mem>& node, int components, const Kokkos::View<S*, Mem>& values,
-              BsrApply how = BsrApply::kfem)
-      : node_(node), C_(components), values_(values), how_(how) {
+              BsrApply how = BsrApply::automatic, bool lower = false)
+      : node_(node), C_(components), values_(values), how_(resolve(how, lower)), lower_(lower) {
     if (C_ < 1 || C_ > bsr_most_components)
       throw std::invalid_argument("block storage takes 1 to " + std::to_string(bsr_most_components) +
                                   " DOFs per node, not " + std::to_string(C_));
+    if (lower_ && how_ == BsrApply::kokkos_kernels)
+      throw std::invalid_argument("Kokkos Kernels' BsrMatrix stores every block: no lower block storage");
     if (how_ == BsrApply::kokkos_kernels)
       mat_ = Matrix("kfem::bsr", node.num_rows, node.num_rows, values.extent(0), values, node.row_map,
                     node.cols, C_);
@@ -36,6 +43,8 @@ class BsrOperator {
   void apply(const Vec& x, const Vec& y) const {
     if (how_ == BsrApply::kokkos_kernels)
       KokkosSparse::spmv(Exec(), "N", S(1), mat_, x, S(0), y);
+    else if (lower_)
+      bsr_symmetric_spmv<Exec, S>(Exec(), node_, C_, values_, x, y);
     else
       bsr_spmv<Exec, S>(Exec(), node_, C_, values_, x, y);
   }
@@ -47,16 +56,21 @@ class BsrOperator {
   void inverse_block_diagonal(const Exec& exec, int C, const Vec& d) const {
     if (C != C_ || C != block_jacobi::most_components)
       throw std::invalid_argument("block Jacobi: C = 3, the storage's block size, only");
-    block_jacobi::from_bsr<block_jacobi::most_components>(exec, node_, values_, d);
+    block_jacobi::from_bsr<block_jacobi::most_components>(exec, node_, values_, d, lower_);
   }
   ordinal_t num_rows() const { return node_.num_rows * C_; }
 
  private:
+  static BsrApply resolve(BsrApply how, bool lower) {
+    if (how != BsrApply::automatic) return how;
+    return on_host<Exec> || lower ? BsrApply::kfem : BsrApply::kokkos_kernels;
+  }
   using Matrix = KokkosSparse::Experimental::BsrMatrix<S, ordinal_t, Device, void, offset_t>;
   CsrGraph<Mem> node_;
   int C_;
   Kokkos::View<S*, Mem> values_;
   BsrApply how_;
+  bool lower_;
   Matrix mat_;  // kokkos_kernels: a view of node_ and values_
 };
 }  // namespace kfem

@@ -3,10 +3,15 @@
 // C^2 k + C c + d. The DOF pattern is the node graph expanded (dof_graph.hpp: row C n + c holds the
 // columns C m + d in node-column order), so entry j of DOF row C n + c is (node column j / C,
 // component j % C): expanding blocks into CSR values is a copy, no search. For C = 1 BSR is CSR.
+// Lower block storage (bsr-lower) keeps the blocks of the node graph's lower triangle (m <= n),
+// each whole, of a symmetric matrix: a diagonal block's entries above its diagonal are zero (never
+// written; symmetry gives them), so the DOF lower triangle is the same copy, the diagonal block last
+// in its row and c + 1 of its entries in DOF row C n + c.
 #pragma once
 #include <Kokkos_Core.hpp>
 
 #include "kfem/core/exec_spaces.hpp"
+#include "kfem/core/fill.hpp"
 #include "kfem/core/types.hpp"
 #include "kfem/sparsity/csr.hpp"
 
@@ -16,17 +21,21 @@ namespace bsr_detail {
 // library and the tests instantiate it).
 template <class S, class Mem>
 struct Expand {
-  Kokkos::View<const offset_t*, Mem> node_rows, dof_rows;
+  Kokkos::View<const offset_t*, Mem> node_rows;
+  Kokkos::View<const ordinal_t*, Mem> node_cols;
+  Kokkos::View<const offset_t*, Mem> dof_rows;
   Kokkos::View<const S*, Mem> blocks;
   Kokkos::View<S*, Mem> csr;
   int C;
+  bool lower;
   KOKKOS_INLINE_FUNCTION void operator()(ordinal_t r) const {
     const ordinal_t n = r / C;
     const int c = r % C;
-    const offset_t k0 = node_rows(n), to = dof_rows(r);
-    const offset_t blocks_in_row = node_rows(n + 1) - k0;
-    for (offset_t j = 0; j < blocks_in_row; ++j)
-      for (int d = 0; d < C; ++d) csr(to + C * j + d) = blocks((k0 + j) * C * C + C * c + d);
+    offset_t to = dof_rows(r);
+    for (offset_t k = node_rows(n); k < node_rows(n + 1); ++k) {
+      const int columns = lower && node_cols(k) == n ? c + 1 : C;  // the diagonal block's lower triangle
+      for (int d = 0; d < columns; ++d) csr(to++) = blocks(k * C * C + C * c + d);
+    }
   }
 };
 
@@ -50,6 +59,42 @@ struct Spmv {
         for (int d = 0; d < C; ++d) sum[c] += B[C * c + d] * x(C * m + d);
     }
     for (int c = 0; c < C; ++c) y(C * n + c) = sum[c];
+  }
+};
+
+// y = (L + L^T - D) x for lower block storage, one thread per node row (y zeroed before): each
+// block adds B x_m to its own row and, off the diagonal, B^T x_n to row m; the diagonal block adds
+// its strict lower triangle's transpose to its own row. Other rows write y concurrently, so every
+// add to y is atomic.
+template <int CT, class S, class Mem>
+struct SpmvLower {
+  Kokkos::View<const offset_t*, Mem> rows;
+  Kokkos::View<const ordinal_t*, Mem> cols;
+  Kokkos::View<const S*, Mem> values, x;
+  Kokkos::View<S*, Mem, Kokkos::MemoryTraits<Kokkos::Atomic>> y;
+  int C_run;
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t n) const {
+    constexpr int most = CT > 0 ? CT : 8;
+    const int C = CT > 0 ? CT : C_run;
+    S sum[most] = {}, xn[most] = {};
+    for (int c = 0; c < C; ++c) xn[c] = x(C * n + c);
+    for (offset_t k = rows(n); k < rows(n + 1); ++k) {
+      const ordinal_t m = cols(k);
+      const S* const B = &values(k * C * C);
+      for (int c = 0; c < C; ++c)
+        for (int d = 0; d < C; ++d) sum[c] += B[C * c + d] * x(C * m + d);
+      if (m == n) {
+        for (int c = 1; c < C; ++c)
+          for (int d = 0; d < c; ++d) sum[d] += B[C * c + d] * xn[c];
+        continue;
+      }
+      for (int d = 0; d < C; ++d) {
+        S t = S(0);
+        for (int c = 0; c < C; ++c) t += B[C * c + d] * xn[c];
+        y(C * m + d) += t;
+      }
+    }
+    for (int c = 0; c < C; ++c) y(C * n + c) += sum[c];
   }
 };
 
@@ -115,21 +160,39 @@ struct InverseDiagonal {
     }
   }
 };
+
+// Kernel<C, S, Mem> over the node rows, one thread each, C a compile-time constant where it is 3 or 1
+// (0: the run-time value).
+template <template <int, class, class> class Kernel, class Exec, class S, class Y>
+void for_node_rows(const char* label, const Exec& exec, const CsrGraph<typename Exec::memory_space>& node,
+                   int C, const Kokkos::View<const S*, typename Exec::memory_space>& values,
+                   const Kokkos::View<const S*, typename Exec::memory_space>& x, const Y& y) {
+  using Mem = typename Exec::memory_space;
+  const Kokkos::RangePolicy<Exec> rows(exec, 0, node.num_rows);
+  if (C == 3)
+    Kokkos::parallel_for(label, rows, Kernel<3, S, Mem>{node.row_map, node.cols, values, x, y, C});
+  else if (C == 1)
+    Kokkos::parallel_for(label, rows, Kernel<1, S, Mem>{node.row_map, node.cols, values, x, y, C});
+  else
+    Kokkos::parallel_for(label, rows, Kernel<0, S, Mem>{node.row_map, node.cols, values, x, y, C});
+}
 }  // namespace bsr_detail
 
 // Most DOFs per node the BSR kernels take (the C = 1 and 3 cases are compiled apart).
 inline constexpr int bsr_most_components = 8;
 
 // The CSR values of the DOF pattern `dof` (the node graph expanded, C per node) from BSR blocks on
-// the node graph `node`, on exec. csr must hold dof.nnz() entries.
+// the node graph `node`, on exec; with `lower`, of the DOF lower triangle from lower block storage
+// (node: the node graph's lower triangle). csr must hold dof.nnz() entries.
 template <class Exec, class S>
 void expand_blocks(const Exec& exec, const CsrGraph<typename Exec::memory_space>& node,
                    const CsrGraph<typename Exec::memory_space>& dof, int C,
                    const Kokkos::View<const S*, typename Exec::memory_space>& blocks,
-                   const Kokkos::View<S*, typename Exec::memory_space>& csr) {
+                   const Kokkos::View<S*, typename Exec::memory_space>& csr, bool lower = false) {
   using Mem = typename Exec::memory_space;
-  Kokkos::parallel_for("kfem::bsr_expand", Kokkos::RangePolicy<Exec>(exec, 0, dof.num_rows),
-                       bsr_detail::Expand<S, Mem>{node.row_map, dof.row_map, blocks, csr, C});
+  Kokkos::parallel_for(
+      "kfem::bsr_expand", Kokkos::RangePolicy<Exec>(exec, 0, dof.num_rows),
+      bsr_detail::Expand<S, Mem>{node.row_map, node.cols, dof.row_map, blocks, csr, C, lower});
 }
 
 // Which kernel bsr_spmv launches. automatic: rows on host backends, lanes on devices (C = 3).
@@ -157,7 +220,6 @@ void bsr_spmv(const Exec& exec, const CsrGraph<typename Exec::memory_space>& nod
               const Kokkos::View<S*, typename Exec::memory_space>& y,
               BsrSpmvKernel kernel = BsrSpmvKernel::automatic) {
   using Mem = typename Exec::memory_space;
-  const Kokkos::RangePolicy<Exec> rows(exec, 0, node.num_rows);
   if (kernel == BsrSpmvKernel::automatic) kernel = bsr_spmv_kernel_for<Exec>(C);
   if (kernel == BsrSpmvKernel::lanes && C == 3) {  // a warp per node row, 8 rows a team
     using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
@@ -169,15 +231,20 @@ void bsr_spmv(const Exec& exec, const CsrGraph<typename Exec::memory_space>& nod
         bsr_detail::SpmvRows3<S, Mem, Member>{node.row_map, node.cols, values, x, y, node.num_rows});
     return;
   }
-  if (C == 3)
-    Kokkos::parallel_for("kfem::bsr_spmv", rows,
-                         bsr_detail::Spmv<3, S, Mem>{node.row_map, node.cols, values, x, y, C});
-  else if (C == 1)
-    Kokkos::parallel_for("kfem::bsr_spmv", rows,
-                         bsr_detail::Spmv<1, S, Mem>{node.row_map, node.cols, values, x, y, C});
-  else
-    Kokkos::parallel_for("kfem::bsr_spmv", rows,
-                         bsr_detail::Spmv<0, S, Mem>{node.row_map, node.cols, values, x, y, C});
+  bsr_detail::for_node_rows<bsr_detail::Spmv>("kfem::bsr_spmv", exec, node, C, values, x, y);
+}
+
+// y = A x for A symmetric in lower block storage (blocks on the node graph's lower triangle
+// `node`), on exec: y is zeroed, then every block adds its product and, off the diagonal, its
+// transpose's, atomically (summation order differs from a full product's and between GPU runs).
+// x and y must not alias.
+template <class Exec, class S>
+void bsr_symmetric_spmv(const Exec& exec, const CsrGraph<typename Exec::memory_space>& node, int C,
+                        const Kokkos::View<const S*, typename Exec::memory_space>& values,
+                        const Kokkos::View<const S*, typename Exec::memory_space>& x,
+                        const Kokkos::View<S*, typename Exec::memory_space>& y) {
+  fill_zero(exec, y);
+  bsr_detail::for_node_rows<bsr_detail::SpmvLower>("kfem::bsr_symmetric_spmv", exec, node, C, values, x, y);
 }
 
 // d = 1 / diag(A) for A in BSR, 1 where the diagonal is 0 (Jacobi's preconditioner), on exec.

@@ -46,6 +46,10 @@ struct Hex8BoxOwnerData {
   // columns of its row (-1: none), then the row's node count. Any numbering, no search in the kernel.
   Kokkos::View<std::int8_t* [28], Kokkos::LayoutRight, Mem> place;
   Kokkos::View<offset_t*, Mem> dof_rows;  // of the full pattern, or of the lower triangle's
+  // Block storage (blocks): node row n's first block, of the node graph or of its lower triangle.
+  // A row's 27 neighbour blocks then go out whole, one after another in place order.
+  bool blocks = false;
+  Kokkos::View<const offset_t*, Mem> block_rows;
 };
 
 // The set-up kernels are named functors, not KOKKOS_LAMBDAs: the library and the tests instantiate
@@ -104,8 +108,8 @@ Kokkos::View<std::int8_t* [28], Kokkos::LayoutRight, Mem> box_row_places(
 
 template <class S, class Exec>
 Hex8BoxOwnerData<S, typename Exec::memory_space> make_hex8_box_owner_data(const Exec& exec,
-                                                                          const Problem<Exec>& p,
-                                                                          bool lower) {
+                                                                          const Problem<Exec>& p, bool lower,
+                                                                          bool blocks = false) {
   DeviceBoxGrid<typename Exec::memory_space> g;
   try {
     // Its temporaries in the graph's kept workspace (SetupChoice::spare_bytes), freed after the stage.
@@ -119,6 +123,8 @@ Hex8BoxOwnerData<S, typename Exec::memory_space> make_hex8_box_owner_data(const 
   d.node = g.node;
   d.place = box_row_places(exec, d.node, g.nx, g.ny, g.nz);
   d.dof_rows = lower ? p.lower.row_map : p.graph.dof.row_map;
+  d.blocks = blocks;
+  if (blocks) d.block_rows = p.block_pattern(lower).row_map;
   const auto cells = g.element;
   d.coords = decltype(d.coords)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::box_coords"),
                                 cells.extent(0));
@@ -173,6 +179,9 @@ struct Hex8BoxOwner {
   // of 26): every team but the lowest computes the element layer below its range again, so fewer
   // planes recompute more layers and more planes leave fewer teams.
   int planes = 32;
+  // Set by the storage (AssemblerChoice::blocks): write node blocks, bsr (box-owner) or bsr-lower
+  // (symbox-owner), instead of CSR rows.
+  bool blocks = false;
 
   // The node-pair products on the FP64 matrix units (double, where Exec has them), else pairs'
   // products in S: float math in float.
@@ -261,10 +270,12 @@ struct Hex8BoxOwner {
     return Carve<Mem>::total(box_grid_parts<Mem>(ne, nn));
   }
   template <class S, class Exec>
-  static auto make_data(const Exec& exec, const Problem<Exec>& p) {
-    if (Lower && p.lower.num_rows != p.graph.dof.num_rows)
+  auto make_data(const Exec& exec, const Problem<Exec>& p) const {
+    if (Lower && !blocks && p.lower.num_rows != p.graph.dof.num_rows)
       throw std::logic_error("mapping symbox-owner needs Problem::lower");
-    return make_hex8_box_owner_data<S>(exec, p, Lower);
+    if (blocks && p.block_pattern(Lower).num_rows != p.graph.node.num_rows)
+      throw std::logic_error(std::string("mapping ") + name + " needs the pattern of its block storage");
+    return make_hex8_box_owner_data<S>(exec, p, Lower, blocks);
   }
   // The grid's node and place tables, per element.
   template <class Data>
@@ -339,7 +350,9 @@ struct Hex8BoxOwner {
           S* const row = R + row_words * (NT * (k % 2) + s);
           if constexpr (!Mma::value) diagonal_from_neighbours(t, row);
           const ordinal_t gp = i + (nx + 1) * (j + (ny + 1) * k);
-          const slot_t start = d.dof_rows(3 * slot_t(d.node(gp)));  // rows 3n .. 3n + 2 follow each other
+          const ordinal_t n = d.node(gp);
+          // CSR: rows 3n .. 3n + 2 follow each other; blocks: node row n's blocks, 9 values each.
+          const slot_t start = d.blocks ? 9 * slot_t(d.block_rows(n)) : slot_t(d.dof_rows(3 * slot_t(n)));
           const int own = d.place(gp, int(self)), count = d.place(gp, 27);
           // Lane o < 27: neighbour o, its 3 x 3 values of the three rows: one place load and no e / 3,
           // where a lane per value (e < 81) takes 3 passes.
@@ -347,12 +360,19 @@ struct Hex8BoxOwner {
             const int at = d.place(gp, o);
             KFEM_UNROLL
             for (int c = 0; c < 3; ++c) {
-              // Row 3n + c: 3 count columns, or in the lower triangle 3 own + c + 1 (diagonal last).
-              const slot_t row_start = Lower ? start + 3 * own * c + c * (c + 1) / 2 : start + 3 * count * c;
+              // Row 3n + c: 3 count columns, or in the lower triangle 3 own + c + 1 (diagonal last);
+              // blocks: component row c of the block at place `at`.
+              const slot_t row_start = d.blocks ? start + 3 * c + 6 * at
+                                       : Lower  ? start + 3 * own * c + c * (c + 1) / 2
+                                                : start + 3 * count * c;
               KFEM_UNROLL
               for (int dd = 0; dd < 3; ++dd) {
                 S& v = row[81 * c + 3 * o + dd];
-                if (at >= 0 && (!Lower || at < own || (at == own && dd <= c)))
+                // Lower block storage keeps a diagonal block whole: its entries above the diagonal are
+                // written as zeros (bsr.hpp), as nothing zeroes the values before this mapping.
+                if (d.blocks && Lower && at == own && dd > c)
+                  write(row_start + 3 * at + dd, S(0));
+                else if (at >= 0 && (!Lower || at < own || (at == own && dd <= c)))
                   write(row_start + 3 * at + dd, v);
                 v = S(0);
               }

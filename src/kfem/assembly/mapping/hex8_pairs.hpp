@@ -147,6 +147,7 @@ struct Hex8Pairs {
   static constexpr const char* help = Lower ? "lower triangle: pairs' math, lower-triangular storage"
                                             : "a warp per element, Ke as node-pair blocks";
   static constexpr bool lower = Lower;
+  static constexpr bool lower_blocks = Lower;  // sympairs writes bsr-lower too
   int elements_per_team = 4;
 
   // Scratch per warp, in scalars. The sorted Ke (576) reuses the space of the earlier phases:

@@ -355,6 +355,30 @@ TEST_F(amorim, BlockJacobiOnEveryAssembledStorage) {
             "block-jacobi");
 }
 
+// Solver amg (--solver amg, hypre's BoomerAMG-preconditioned CG) on every assembled storage: the
+// report names the method and its times, the tip is Jacobi CG's, in fewer iterations.
+TEST_F(amorim, AmgSolvesLikeCgOnEveryAssembledStorage) {
+  write("deck.yaml", "mesh: {size: 12x3x3}\nsolver: {tolerance: 1e-10}\n");
+  const auto solved = [&](const std::string& options) {
+    const Outcome o = kfem("run deck.yaml --repetitions 1 --warmup 0 --report r.json " + options);
+    EXPECT_EQ(o.code, 0) << options << "\n" << o.out << o.err;
+    return nlohmann::json::parse(slurp(path("r.json"))).at("point").at("solve");
+  };
+  const auto cg = solved("");
+  const double tip = cg.at("tip_deflection_m").get<double>();
+  for (const char* options : {"--solver amg", "--solver amg --mapping sympairs --race atomic",
+                              "--solver amg --storage bsr --mapping pairs --race atomic",
+                              "--solver amg --storage bsr-lower --mapping sympairs --race atomic"}) {
+    const auto s = solved(options);
+    EXPECT_EQ(s.at("method"), "amg") << options;
+    EXPECT_TRUE(s.at("cg_converged").get<bool>()) << options;
+    EXPECT_LT(s.at("cg_iterations").get<int>(), cg.at("cg_iterations").get<int>()) << options;
+    EXPECT_GT(s.at("setup_s").get<double>(), 0.0) << options;
+    EXPECT_GE(s.at("time_to_solution_s").get<double>(), s.at("setup_s").get<double>()) << options;
+    EXPECT_NEAR(s.at("tip_deflection_m").get<double>(), tip, 1e-7 * std::abs(tip)) << options;
+  }
+}
+
 // mesh.refine / --refine: a tri box refined twice is the box of 4x the divisions (same nodes, other
 // numbering), so both give the same field energy; refining a hex8 mesh is a one-line error.
 TEST_F(amorim, RefinedTriBoxIsTheFinerBox) {

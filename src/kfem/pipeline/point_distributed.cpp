@@ -321,6 +321,8 @@ json distributed_point(const Model& model, const Settings& settings, const Point
   check_distributed(req);
   if (req.solve && settings.preconditioner == Preconditioner::block_jacobi && model.components > 1)
     throw InputError("solver.preconditioner block-jacobi is not distributed: under mpirun use jacobi");
+  if (req.solve && name_of(settings.solver) == solver::Amg::name)
+    throw InputError("solver amg is not distributed yet: under mpirun use cg or cg-single-reduction");
   if (std::size_t(comm.size()) > model.mesh.num_elements())
     throw InputError(fmt::format("partition: {} ranks for {} elements: use fewer ranks", comm.size(),
                                  model.mesh.num_elements()));

@@ -59,6 +59,28 @@ class BsrOperator {
     block_jacobi::from_bsr<block_jacobi::most_components>(exec, node_, values_, d, lower_);
   }
   ordinal_t num_rows() const { return node_.num_rows * C_; }
+  // Every entry on the host, in double (solver amg, amg.hpp): the blocks expanded row by row (a
+  // lower storage's diagonal block up to the diagonal), then mirrored for lower storage.
+  HostCsr<double> host_matrix() const {
+    const auto rows = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), node_.row_map);
+    const auto cols = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), node_.cols);
+    const auto vals = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values_);
+    HostCsr<double> A;
+    A.num_rows = num_rows();
+    A.row_map.push_back(0);
+    for (ordinal_t n = 0; n < node_.num_rows; ++n)
+      for (int c = 0; c < C_; ++c) {
+        for (offset_t k = rows(n); k < rows(n + 1); ++k) {
+          const ordinal_t m = cols(k);
+          for (int d = 0; d < (lower_ && m == n ? c + 1 : C_); ++d) {
+            A.cols.push_back(C_ * m + d);
+            A.vals.push_back(double(vals(k * C_ * C_ + C_ * c + d)));
+          }
+        }
+        A.row_map.push_back(offset_t(A.cols.size()));
+      }
+    return full_symmetric(A, lower_);
+  }
 
  private:
   static BsrApply resolve(BsrApply how, bool lower) {

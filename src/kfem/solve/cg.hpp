@@ -406,6 +406,8 @@ class CsrOperator {
     if (C != block_jacobi::most_components) throw std::invalid_argument("block Jacobi: C = 3 only");
     block_jacobi::from_csr<block_jacobi::most_components>(exec, A_, values_, lower_, d);
   }
+  // Every entry on the host, in double (solver amg, amg.hpp).
+  HostCsr<double> host_matrix() const { return full_symmetric(to_host(A_, values_), lower_); }
 
  private:
   using Matrix = KokkosSparse::CrsMatrix<S, ordinal_t, Device, void, offset_t>;

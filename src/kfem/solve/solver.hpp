@@ -9,6 +9,9 @@
 // and, optional (defaults in cg_detail::run):
 //   Reduce reduce() const       partial sums made global (default: this rank's are the totals)
 //   Vec operand() const         where the vector the operator reads lives (default: allocated)
+//   HostCsr<double> host_matrix() const
+//                               every entry of A on the host (solver amg, amg.hpp; default: none,
+//                               and solver amg is refused)
 //   void inverse_block_diagonal(const Exec&, int C, const Vec& d) const
 //                               block Jacobi's M^-1 (block_jacobi.hpp; default: none, and
 //                               solver.preconditioner block-jacobi is refused)
@@ -31,6 +34,7 @@
 
 #include "kfem/core/contract.hpp"
 #include "kfem/core/exec_spaces.hpp"
+#include "kfem/solve/amg.hpp"
 #include "kfem/solve/cg.hpp"
 #include "kfem/solve/solve_types.hpp"
 
@@ -91,7 +95,8 @@ struct OperatorTraits {
 };
 
 // The solvers kfem knows, in the order --help lists them; the first is the default.
-using SolverRegistry = std::tuple<SolverTraits<solver::Cg>, SolverTraits<solver::CgSingleReduction>>;
+using SolverRegistry =
+    std::tuple<SolverTraits<solver::Cg>, SolverTraits<solver::CgSingleReduction>, SolverTraits<solver::Amg>>;
 
 // Calls f(Tag{}) for the solver `id`.
 template <class F>

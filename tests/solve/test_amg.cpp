@@ -24,7 +24,8 @@ using kfem::offset_t;
 using kfem::ordinal_t;
 
 TEST(FullSymmetric, RebuildsTheMatrixFromItsLowerTriangle) {
-  const kfem::HostCsr<double> K = kfem::assemble_reference_hex8(kfem::test::distorted_beam(), kfem::test::steel());
+  const kfem::HostCsr<double> K =
+      kfem::assemble_reference_hex8(kfem::test::distorted_beam(), kfem::test::steel());
   const kfem::HostCsr<double> F = kfem::full_symmetric(kfem::test::lower_of(K), true);
   EXPECT_EQ(F.row_map, K.row_map);
   EXPECT_EQ(F.cols, K.cols);
@@ -125,7 +126,9 @@ TYPED_TEST(Amg, ReachesJacobiCgOnEveryAssembledStorage) {
 struct Matrixless {
   using Vec = Kokkos::View<double*, Kokkos::Device<Kokkos::DefaultHostExecutionSpace, Kokkos::HostSpace>>;
   void apply(const Vec&, const Vec& y) const { Kokkos::deep_copy(y, 0.0); }
-  void inverse_diagonal(const Kokkos::DefaultHostExecutionSpace&, const Vec& d) const { Kokkos::deep_copy(d, 1.0); }
+  void inverse_diagonal(const Kokkos::DefaultHostExecutionSpace&, const Vec& d) const {
+    Kokkos::deep_copy(d, 1.0);
+  }
 };
 TEST(AmgRefuses, AnOperatorWithoutAnAssembledMatrix) {
   kfem::SolverOptions amg;
@@ -137,7 +140,8 @@ TEST(AmgRefuses, AnOperatorWithoutAnAssembledMatrix) {
                 Kokkos::View<const double*, Matrixless::Vec::device_type>(b), x, amg);
     FAIL() << "no error";
   } catch (const kfem::InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("solver amg needs an assembled matrix"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("solver amg needs an assembled matrix"), std::string::npos)
+        << e.what();
   }
 }
 }  // namespace

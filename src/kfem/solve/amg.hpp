@@ -33,7 +33,8 @@ SolveResult solve_on_host(const HostCsr<double>& A, const std::vector<double>& b
 template <class Op, class = void>
 struct has_host_matrix : std::false_type {};
 template <class Op>
-struct has_host_matrix<Op, std::void_t<decltype(std::declval<const Op&>().host_matrix())>> : std::true_type {};
+struct has_host_matrix<Op, std::void_t<decltype(std::declval<const Op&>().host_matrix())>> : std::true_type {
+};
 }  // namespace amg_detail
 
 namespace solver {

@@ -36,8 +36,12 @@ void check(HYPRE_Int rc, const char* what) {
 // LeakSanitizer (the debug test preset) they are not kfem's leaks: not tracked while in scope.
 struct NotLeaks {
 #if defined(__SANITIZE_ADDRESS__)
-  NotLeaks() { __lsan_disable(); }
-  ~NotLeaks() { __lsan_enable(); }
+  NotLeaks() {
+    __lsan_disable();
+  }
+  ~NotLeaks() {
+    __lsan_enable();
+  }
 #else
   NotLeaks() {}
   ~NotLeaks() {}  // user-provided: a scope guard, not an unused variable

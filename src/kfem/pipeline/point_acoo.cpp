@@ -219,22 +219,11 @@ json acoo_point(const Model& model, const Settings& settings, const PointRequest
   check_acoo_mapping(req.mapping);
   json out;
   with_point_types(model, req, [&](auto exec, auto s, auto family) {
-    // A point that is known not to finish is refused, not started: on a GPU with Kokkos 4.6 the a-COO
-    // insertion did not return (issue 75), so no run, nor the tuner (which records a refusal), may
-    // wait on it. The cause is found and fixed (acoo_lists.hpp's claim_t: the node counter's add was a
-    // compare-and-swap loop); this refusal goes when the CUDA a-COO tests have passed on a GPU.
-    if constexpr (!on_host<decltype(exec)>) {
-      (void)exec, (void)s, (void)family;
-      throw InputError(
-          "race acoo: refused on a GPU until its fix for Kokkos 4.6 has run on one (issue 75); use race "
-          "atomic or colored there");
-    } else {
-      dispatch_entry<GenericMappingRegistry>(req.mapping, [&](auto e) {
-        using Mapping = typename decltype(e)::type;
-        out = acoo_point_on<decltype(exec), decltype(s), decltype(family), Mapping>(exec, model, settings,
-                                                                                    req, oracle);
-      });
-    }
+    dispatch_entry<GenericMappingRegistry>(req.mapping, [&](auto e) {
+      using Mapping = typename decltype(e)::type;
+      out = acoo_point_on<decltype(exec), decltype(s), decltype(family), Mapping>(exec, model, settings, req,
+                                                                                  oracle);
+    });
   });
   return out;
 }

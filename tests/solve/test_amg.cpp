@@ -98,23 +98,9 @@ TYPED_TEST(Amg, ReachesJacobiCgOnEveryAssembledStorage) {
     check(kfem::solve_csr(Exec(), L.graph, L.values, true, bl, x, amg), x, "csr-lower");
   }
   {
-    // The constrained CSR in blocks: row 3n + c of node row n, block j of it entries 3j .. 3j + 2.
-    const kfem::HostCsr<double> C = kfem::to_host(A.graph, A.values);
-    kfem::HostCsr<double> node;
-    std::vector<double> blocks;
-    node.num_rows = C.num_rows / 3;
-    node.row_map.push_back(0);
-    for (ordinal_t n = 0; n < node.num_rows; ++n) {
-      const offset_t r0 = C.row_map[3 * n], len = (C.row_map[3 * n + 1] - r0) / 3;
-      for (offset_t j = 0; j < len; ++j) {
-        node.cols.push_back(C.cols[r0 + 3 * j] / 3);
-        for (int c = 0; c < 3; ++c)
-          for (int d = 0; d < 3; ++d) blocks.push_back(C.vals[C.row_map[3 * n + c] + 3 * j + d]);
-      }
-      node.row_map.push_back(offset_t(node.cols.size()));
-    }
-    const auto g = kfem::test::to_device<Mem>(node).graph;
-    const auto v = to_view<double, Mem>(blocks, "blocks");
+    const kfem::test::HostBsr B = kfem::test::to_blocks(kfem::to_host(A.graph, A.values));
+    const auto g = kfem::test::to_device<Mem>(B.node).graph;
+    const auto v = to_view<double, Mem>(B.blocks, "blocks");
     const Kokkos::View<double*, Device> x("x", K.num_rows);
     const auto r = kfem::solve(Exec(), kfem::BsrOperator<Exec, double>(g, 3, v),
                                Kokkos::View<const double*, Device>(b), x, amg);

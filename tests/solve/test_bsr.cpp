@@ -25,31 +25,10 @@ namespace {
 using kfem::offset_t;
 using kfem::ordinal_t;
 
-// The node graph and 3 x 3 blocks of a CSR whose pattern is a node graph expanded (dof_graph.hpp):
-// node row n is every third column of DOF row 3n, block k's (c, d) is entry 3j + d of row 3n + c.
-struct HostBsr {
-  kfem::HostCsr<double> node;  // vals unused
-  std::vector<double> blocks;
-};
-HostBsr to_blocks(const kfem::HostCsr<double>& K) {
-  HostBsr b;
-  const ordinal_t nodes = K.num_rows / 3;
-  b.node.num_rows = nodes;
-  b.node.row_map.push_back(0);
-  for (ordinal_t n = 0; n < nodes; ++n) {
-    const offset_t r0 = K.row_map[3 * n], len = (K.row_map[3 * n + 1] - r0) / 3;
-    for (offset_t j = 0; j < len; ++j) {
-      b.node.cols.push_back(K.cols[r0 + 3 * j] / 3);
-      for (int c = 0; c < 3; ++c)
-        for (int d = 0; d < 3; ++d) b.blocks.push_back(K.vals[K.row_map[3 * n + c] + 3 * j + d]);
-    }
-    b.node.row_map.push_back(offset_t(b.node.cols.size()));
-  }
-  return b;
-}
-
 // Lower block storage of the same matrix: the blocks with node column <= node row, a diagonal
 // block's entries above its diagonal zero (bsr.hpp).
+using kfem::test::HostBsr;
+using kfem::test::to_blocks;
 HostBsr lower_blocks(const HostBsr& b) {
   HostBsr l;
   l.node.num_rows = b.node.num_rows;

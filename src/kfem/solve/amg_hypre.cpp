@@ -151,8 +151,7 @@ SolveResult solve_on_host(const HostCsr<double>& A, const std::vector<double>& b
   // One V-cycle per CG step. HMIS coarsening with extended+i interpolation (at most 4 entries a row)
   // and aggressive coarsening on the first level keep the 3D operators' complexity low; hybrid
   // symmetric Gauss-Seidel (l1) keeps the cycle symmetric, as CG needs; strength 0.5, hypre's advice
-  // for 3D problems; C functions per node (systems AMG, the unknown approach: nodal coarsening took
-  // more steps and more time on the cantilever).
+  // for 3D problems; C functions per node (systems AMG, the unknown approach).
   check(HYPRE_BoomerAMGCreate(&o.amg), "BoomerAMGCreate");
   check(HYPRE_BoomerAMGSetTol(o.amg, 0.0), "BoomerAMGSetTol");
   check(HYPRE_BoomerAMGSetMaxIter(o.amg, 1), "BoomerAMGSetMaxIter");

@@ -18,8 +18,8 @@
 
 namespace kfem {
 // Whose block SpMV BsrOperator::apply runs. automatic: kfem's on host backends, Kokkos Kernels'
-// BsrMatrix on devices, the faster of the two measured on each (reports/runs/2026-12-07-h100-issue75-acoo
-// has both on an H100 and on 2 CPU cores); lower block storage always runs kfem's.
+// BsrMatrix on devices, whichever of the two the benches (spmv, spmv_kokkos_kernels) measure faster
+// on that kind of backend; lower block storage always runs kfem's (Kokkos Kernels has no symmetric one).
 enum class BsrApply { automatic, kfem, kokkos_kernels };
 
 template <class Exec, class S>
@@ -68,17 +68,13 @@ class BsrOperator {
     HostCsr<double> A;
     A.num_rows = num_rows();
     A.row_map.push_back(0);
-    for (ordinal_t n = 0; n < node_.num_rows; ++n)
-      for (int c = 0; c < C_; ++c) {
-        for (offset_t k = rows(n); k < rows(n + 1); ++k) {
-          const ordinal_t m = cols(k);
-          for (int d = 0; d < (lower_ && m == n ? c + 1 : C_); ++d) {
-            A.cols.push_back(C_ * m + d);
-            A.vals.push_back(double(vals(k * C_ * C_ + C_ * c + d)));
-          }
-        }
-        A.row_map.push_back(offset_t(A.cols.size()));
-      }
+    for (ordinal_t r = 0; r < A.num_rows; ++r) {
+      bsr_detail::for_each_in_dof_row(rows, cols, C_, lower_, r, [&](ordinal_t col, offset_t k) {
+        A.cols.push_back(col);
+        A.vals.push_back(double(vals(k)));
+      });
+      A.row_map.push_back(offset_t(A.cols.size()));
+    }
     return full_symmetric(A, lower_);
   }
 

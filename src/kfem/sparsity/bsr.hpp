@@ -19,6 +19,21 @@ namespace kfem {
 namespace bsr_detail {
 // One thread per DOF row: its entries from the blocks of its node row (a named functor: the
 // library and the tests instantiate it).
+// DOF row r = C n + c of block storage, in column order: f(column, slot) for each entry. Lower block
+// storage stops the diagonal block (last in its node row) at the diagonal. Expand below and
+// BsrOperator::host_matrix read the rows this one way, on the device and on the host.
+template <class Rows, class Cols, class F>
+KOKKOS_INLINE_FUNCTION void for_each_in_dof_row(const Rows& node_rows, const Cols& node_cols, int C,
+                                                bool lower, ordinal_t r, const F& f) {
+  const ordinal_t n = r / C;
+  const int c = r % C;
+  for (offset_t k = node_rows(n); k < node_rows(n + 1); ++k) {
+    const ordinal_t m = node_cols(k);
+    const int columns = lower && m == n ? c + 1 : C;
+    for (int d = 0; d < columns; ++d) f(C * m + d, k * C * C + C * c + d);
+  }
+}
+
 template <class S, class Mem>
 struct Expand {
   Kokkos::View<const offset_t*, Mem> node_rows;
@@ -29,13 +44,9 @@ struct Expand {
   int C;
   bool lower;
   KOKKOS_INLINE_FUNCTION void operator()(ordinal_t r) const {
-    const ordinal_t n = r / C;
-    const int c = r % C;
     offset_t to = dof_rows(r);
-    for (offset_t k = node_rows(n); k < node_rows(n + 1); ++k) {
-      const int columns = lower && node_cols(k) == n ? c + 1 : C;  // the diagonal block's lower triangle
-      for (int d = 0; d < columns; ++d) csr(to++) = blocks(k * C * C + C * c + d);
-    }
+    for_each_in_dof_row(node_rows, node_cols, C, lower, r,
+                        [&](ordinal_t, offset_t k) { csr(to++) = blocks(k); });
   }
 };
 

@@ -65,16 +65,20 @@ class BsrOperator {
     const auto rows = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), node_.row_map);
     const auto cols = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), node_.cols);
     const auto vals = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values_);
+    const std::size_t most = vals.extent(0);
+    bsr_detail::AppendEntry<S> append{vals, Kokkos::View<ordinal_t*, Kokkos::HostSpace>("cols", most),
+                                      Kokkos::View<double*, Kokkos::HostSpace>("vals", most), nullptr};
+    offset_t next = 0;
+    append.next = &next;
     HostCsr<double> A;
     A.num_rows = num_rows();
     A.row_map.push_back(0);
     for (ordinal_t r = 0; r < A.num_rows; ++r) {
-      bsr_detail::for_each_in_dof_row(rows, cols, C_, lower_, r, [&](ordinal_t col, offset_t k) {
-        A.cols.push_back(col);
-        A.vals.push_back(double(vals(k)));
-      });
-      A.row_map.push_back(offset_t(A.cols.size()));
+      bsr_detail::for_each_in_dof_row(rows, cols, C_, lower_, r, append);
+      A.row_map.push_back(next);
     }
+    A.cols.assign(append.cols.data(), append.cols.data() + next);
+    A.vals.assign(append.vals.data(), append.vals.data() + next);
     return full_symmetric(A, lower_);
   }
 

@@ -17,8 +17,6 @@
 
 namespace kfem {
 namespace bsr_detail {
-// One thread per DOF row: its entries from the blocks of its node row (a named functor: the
-// library and the tests instantiate it).
 // DOF row r = C n + c of block storage, in column order: f(column, slot) for each entry. Lower block
 // storage stops the diagonal block (last in its node row) at the diagonal. Expand below and
 // BsrOperator::host_matrix read the rows this one way, on the device and on the host.
@@ -34,6 +32,8 @@ KOKKOS_INLINE_FUNCTION void for_each_in_dof_row(const Rows& node_rows, const Col
   }
 }
 
+// One thread per DOF row: its entries from the blocks of its node row (a named functor: the
+// library and the tests instantiate it).
 template <class S, class Mem>
 struct Expand {
   Kokkos::View<const offset_t*, Mem> node_rows;
@@ -47,6 +47,22 @@ struct Expand {
     offset_t to = dof_rows(r);
     for_each_in_dof_row(node_rows, node_cols, C, lower, r,
                         [&](ordinal_t, offset_t k) { csr(to++) = blocks(k); });
+  }
+};
+
+// The host side of the one reading: appends (column, value in double) of each entry to host views
+// sized for every entry of the blocks. A functor with a host-device operator, not a host lambda,
+// since for_each_in_dof_row is host-device (nvcc refuses a host lambda called from it).
+template <class S>
+struct AppendEntry {
+  Kokkos::View<const S*, Kokkos::HostSpace> blocks;
+  Kokkos::View<ordinal_t*, Kokkos::HostSpace> cols;
+  Kokkos::View<double*, Kokkos::HostSpace> vals;
+  offset_t* next;
+  KOKKOS_INLINE_FUNCTION void operator()(ordinal_t col, offset_t k) const {
+    cols(*next) = col;
+    vals(*next) = double(blocks(k));
+    ++*next;
   }
 };
 

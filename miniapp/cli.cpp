@@ -75,10 +75,12 @@ void add_overrides(CLI::App* cmd, Overrides& o, bool exports) {
   // would swallow the deck after it (`kfem run --mapping element deck.yaml`).
   cmd->add_option(
          "--mesh", o.mesh,
-         "mesh1..mesh4, NXxNYxNZ (hex8), prism:NXxNYxNZ, tri:NXxNY, capacitor or FILE.msh (repeatable)")
+         "mesh1..mesh4, NXxNYxNZ (hex8), prism:NXxNYxNZ, tet:NXxNYxNZ, tri:NXxNY, capacitor or FILE.msh "
+         "(repeatable)")
       ->allow_extra_args(false);
   cmd->add_option("--problem", o.problem, "elasticity or electrostatics");
-  cmd->add_option("--order", o.order, "element order: prisms 1..7; tri3 and hex8 are 1")->check(at_least(1));
+  cmd->add_option("--order", o.order, "element order: prisms and tetrahedra 1..7; tri3 and hex8 are 1")
+      ->check(at_least(1));
   // The strategies' lines come from the registries (names.cpp), as do inputs/README.md's tables.
   cmd->add_option("--mapping", o.mapping, mapping_help())->allow_extra_args(false);
   cmd->add_option("--target", o.target, target_help())->check(CLI::IsMember(target_choices()));

@@ -1,6 +1,6 @@
 // Every valid (family x mapping x race x target x scalar) combination of the registry, on every
 // enabled backend, against the family's serial double oracle on distorted meshes: tri3
-// electrostatics, hex8 elasticity through the generic mappings, prisms of order 1..7.
+// electrostatics, hex8 elasticity through the generic mappings, prisms and tetrahedra of order 1..7.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -111,13 +111,13 @@ void check_tri3(const Exec& exec) {
                                       assemble_reference_electrostatics(mesh, eps))));
 }
 
-// The highest prism order to check: prism::max_order, or KFEM_TEST_PRISM_MAX_ORDER when set. CI's
+// The highest prism order to check: lagrange::max_order, or KFEM_TEST_PRISM_MAX_ORDER when set. CI's
 // sanitizer stage sets 4: orders 5..7 run the same kernels on larger run-time extents, cost 97 % of
 // this test's time (p^6), 250 s of its suite under ASan, and are checked in the Release stage.
 int max_prism_order() {
   const char* env = std::getenv("KFEM_TEST_PRISM_MAX_ORDER");
-  if (!env) return prism::max_order;
-  return std::clamp(std::atoi(env), prism::min_order, prism::max_order);
+  if (!env) return lagrange::max_order;
+  return std::clamp(std::atoi(env), lagrange::min_order, lagrange::max_order);
 }
 
 // Prisms of every order on a distorted, renumbered box (fixture.hpp).
@@ -125,14 +125,30 @@ template <class Exec, class S>
 void check_prisms(const Exec& exec) {
   const fe::Elasticity<S> op{Isotropic<S>{S(steel().lambda), S(steel().mu)}};
   const int max_order = max_prism_order();
-  if (max_order < prism::max_order)
-    std::printf("[ note ] prism orders %d..%d (KFEM_TEST_PRISM_MAX_ORDER)\n", prism::min_order, max_order);
-  for (int p = prism::min_order; p <= max_order; ++p) {
+  if (max_order < lagrange::max_order)
+    std::printf("[ note ] prism orders %d..%d (KFEM_TEST_PRISM_MAX_ORDER)\n", lagrange::min_order, max_order);
+  for (int p = lagrange::min_order; p <= max_order; ++p) {
     const Mesh mesh = distorted_prism_box(p);
-    const DofMap dm = prism_dof_map(mesh, p);
+    const DofMap dm = lagrange_dof_map(mesh, p);
     EXPECT_EQ(p <= 2 ? generic_combinations : generic_combinations_without_blocks,
-              (check_generic<Exec, S, fe::Prism>(exec, mesh, dm, fe::host_reference(fe::Prism{}, p), op,
-                                                 assemble_reference_elasticity(mesh, dm, steel()))));
+              (check_generic<Exec, S, fe::Lagrange>(exec, mesh, dm,
+                                                    fe::host_reference(fe::Lagrange{}, mesh.cell, p), op,
+                                                    assemble_reference_elasticity(mesh, dm, steel()))));
+  }
+}
+
+// Tetrahedra (tet4 = P1, tet10 = P2, ...) through the same kernels as prisms (fe::Lagrange).
+template <class Exec, class S>
+void check_tets(const Exec& exec) {
+  const fe::Elasticity<S> op{Isotropic<S>{S(steel().lambda), S(steel().mu)}};
+  const int max_order = max_prism_order();
+  for (int p = lagrange::min_order; p <= max_order; ++p) {
+    const Mesh mesh = distorted_tet_box(p);
+    const DofMap dm = lagrange_dof_map(mesh, p);
+    EXPECT_EQ(p <= 2 ? generic_combinations : generic_combinations_without_blocks,
+              (check_generic<Exec, S, fe::Lagrange>(exec, mesh, dm,
+                                                    fe::host_reference(fe::Lagrange{}, mesh.cell, p), op,
+                                                    assemble_reference_elasticity(mesh, dm, steel()))));
   }
 }
 
@@ -154,13 +170,19 @@ TYPED_TEST(FamilyEquivalence, PrismDouble) {
 TYPED_TEST(FamilyEquivalence, PrismFloat) {
   check_prisms<TypeParam, float>(TypeParam());
 }
+TYPED_TEST(FamilyEquivalence, TetDouble) {
+  check_tets<TypeParam, double>(TypeParam());
+}
+TYPED_TEST(FamilyEquivalence, TetFloat) {
+  check_tets<TypeParam, float>(TypeParam());
+}
 
 // A fast path asked to serve another family is refused with a clear error, not miscompiled.
 TEST(FamilyRegistry, Hex8FastPathsServeHex8Only) {
   EXPECT_TRUE(serves<fe::Hex8>(MappingKind::pairs));
   EXPECT_FALSE(serves<fe::Tri3>(MappingKind::pairs));
-  EXPECT_FALSE(serves<fe::Prism>(MappingKind::sym300));
-  EXPECT_TRUE(serves<fe::Prism>(MappingKind::team));
+  EXPECT_FALSE(serves<fe::Lagrange>(MappingKind::sym300));
+  EXPECT_TRUE(serves<fe::Lagrange>(MappingKind::team));
   EXPECT_TRUE(serves<fe::Tri3>(MappingKind::thread));
 }
 }  // namespace

@@ -31,6 +31,15 @@ inline Mesh distorted_prism_box(int p) {
   return shuffle_elements(renumber_nodes(mesh, node_permutation(mesh, Renumbering::random, 11)), 13);
 }
 
+// Tetrahedra of order p on a distorted, renumbered box far from the origin: 2x1x1 hexes (12 tets) up
+// to p = 3, then one hex (6 tets) for the larger orders.
+inline Mesh distorted_tet_box(int p) {
+  Mesh mesh = make_tet_box(p <= 3 ? BoxSpec{2, 1, 1, 2.0, 1.0, 1.0} : BoxSpec{1, 1, 1, 1.0, 1.0, 1.0});
+  distort(mesh, 0.1, 7);
+  for (auto& x : mesh.nodes) x[0] += 40.0, x[2] -= 25.0;
+  return shuffle_elements(renumber_nodes(mesh, node_permutation(mesh, Renumbering::random, 11)), 13);
+}
+
 inline Isotropic<double> steel() {
   return Isotropic<double>::from_young(200e9, 0.333);
 }

@@ -28,7 +28,7 @@ constexpr double tolerance() {
 
 template <class Exec>
 int max_order() {
-  return lanes::in_turn<Exec> ? 4 : prism::max_order;
+  return lanes::in_turn<Exec> ? 4 : lagrange::max_order;
 }
 
 // The option variants of a mapping: as is, and with symmetric_blocks where it has the option;
@@ -56,28 +56,29 @@ int points(const M& m) {
   return 0;
 }
 
-// Ke of every element by every prism mapping (and option variant) vs reference_prism_matrix;
+// Ke of every element by every prism mapping (and option variant) vs reference_lagrange_matrix;
 // returns the variants run. With symmetric_blocks, Ke must also be exactly symmetric.
 template <class Exec, class S>
 int check_element_matrices(const Exec& exec, int p) {
   using Mem = typename Exec::memory_space;
   const Mesh mesh = distorted_prism_box(p);
-  const DofMap dm = prism_dof_map(mesh, p);
+  const DofMap dm = lagrange_dof_map(mesh, p);
   const Problem<Exec> prob = make_family_problem(exec, mesh, dm, 3);
-  const auto ref = fe::to_device<fe::Prism, S>(exec, fe::host_reference(fe::Prism{}, p));
+  const auto ref =
+      fe::to_device<fe::Lagrange, S>(exec, fe::host_reference(fe::Lagrange{}, CellType::prism6, p));
   const fe::Elasticity<S> op{Isotropic<S>{S(steel().lambda), S(steel().mu)}};
-  const prism::Basis& basis = prism::tabulate(p);
+  const lagrange::Basis& basis = lagrange::tabulate(CellType::prism6, p);
   const ordinal_t ne = mesh.num_elements();
   const std::size_t n = 3 * std::size_t(basis.nsh);
   std::vector<std::vector<double>> want(ne);
-  for (ordinal_t e = 0; e < ne; ++e) reference_prism_matrix(basis, prism_coords(mesh, e), steel(), want[e]);
+  for (ordinal_t e = 0; e < ne; ++e) reference_lagrange_matrix(basis, cell_coords(mesh, e), steel(), want[e]);
   int run = 0;
   for_each_entry<PrismMappingRegistry>([&](auto mentry) {
     using M = typename decltype(mentry)::type;
     for (const M& mapping : variants<M>()) {
       SCOPED_TRACE(::testing::Message() << M::name << " p=" << p << " symmetric_blocks "
                                         << symmetric_blocks(mapping) << " points " << points(mapping));
-      auto els = make_family_elements<fe::Prism, S, typename M::layout>(
+      auto els = make_family_elements<fe::Lagrange, S, typename M::layout>(
           exec, prob.mesh.coords, prob.mesh.conn, prob.dofs, prob.natural, ref);
       if constexpr (MappingTraits<M>::host_geometry) prepare_host_jacobian(exec, els);
       Kokkos::View<S*, Mem> out("Ae", ne * n * n);
@@ -110,10 +111,11 @@ int check_element_matrices(const Exec& exec, int p) {
 template <class Exec, class S>
 void check_assembled(const Exec& exec, int p) {
   const Mesh mesh = distorted_prism_box(p);
-  const DofMap dm = prism_dof_map(mesh, p);
+  const DofMap dm = lagrange_dof_map(mesh, p);
   Problem<Exec> prob = make_family_problem(exec, mesh, dm, 3);
   set_coloring(exec, prob, greedy_coloring(mesh));
-  const auto ref = fe::to_device<fe::Prism, S>(exec, fe::host_reference(fe::Prism{}, p));
+  const auto ref =
+      fe::to_device<fe::Lagrange, S>(exec, fe::host_reference(fe::Lagrange{}, CellType::prism6, p));
   const fe::Elasticity<S> op{Isotropic<S>{S(steel().lambda), S(steel().mu)}};
   const HostCsr<double> oracle = assemble_reference_elasticity(mesh, dm, steel());
   Kokkos::View<S*, typename Exec::memory_space> values("values", prob.graph.dof.nnz());
@@ -126,7 +128,7 @@ void check_assembled(const Exec& exec, int p) {
           SCOPED_TRACE(::testing::Message()
                        << decltype(mentry)::type::name << " p=" << p << " race " << int(rentry.kind)
                        << " target " << int(tentry.kind) << " symmetric_blocks " << sym);
-          const auto a = make_assembler<Exec, fe::Prism, S>(
+          const auto a = make_assembler<Exec, fe::Lagrange, S>(
               exec, prob, ref, op, AssemblerChoice{mentry.kind, rentry.kind, tentry.kind, 4, sym});
           Kokkos::deep_copy(values, S(-12345));
           a->assemble(values);
@@ -161,7 +163,7 @@ TYPED_TEST(PrismIntegration, AssembledFloat) {
 
 TEST(PrismIntegrationRegistry, ServesPrismsOnly) {
   EXPECT_EQ(5, prism_mappings);
-  EXPECT_TRUE(serves<fe::Prism>(MappingKind::shm_jac));
+  EXPECT_TRUE(serves<fe::Lagrange>(MappingKind::shm_jac));
   EXPECT_FALSE(serves<fe::Hex8>(MappingKind::reg_nojac));
   EXPECT_FALSE(serves<fe::Tri3>(MappingKind::reg_jac));
   EXPECT_TRUE(has_symmetric_blocks_kind(MappingKind::reg_nojac));

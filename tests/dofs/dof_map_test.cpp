@@ -1,4 +1,4 @@
-// DOF maps: vertex maps of every family, and kfem's own P_p numbering on prism meshes (p = 1..7):
+// DOF maps: vertex maps of every family, and kfem's own P_p numbering on prism and tet meshes (p = 1..7):
 // counts, sharing of edge/face nodes whatever the elements' local orientation, physical node
 // positions, polynomial reproduction on affine meshes, continuity across faces, speed.
 #include "kfem/dofs/dof_map.hpp"
@@ -17,7 +17,7 @@
 
 #include "dofs/prism_meshes.hpp"
 #include "kfem/core/error.hpp"
-#include "kfem/fe/prism_basis.hpp"
+#include "kfem/fe/lagrange_basis.hpp"
 #include "kfem/mesh/box.hpp"
 
 namespace kfem {
@@ -26,9 +26,9 @@ using test::Variant;
 constexpr Variant kVariants[] = {Variant::plain, Variant::reoriented, Variant::renumbered, Variant::both};
 
 std::array<double, 3> map_point(const Mesh& m, std::size_t e, const std::array<double, 3>& xi) {
-  const auto n = prism::vertex_functions(xi);
+  const auto n = lagrange::vertex_functions(m.cell, xi);
   std::array<double, 3> x{0, 0, 0};
-  for (int v = 0; v < 6; ++v)
+  for (int v = 0; v < m.nodes_per_element(); ++v)
     for (int k = 0; k < 3; ++k) x[k] += n[v] * m.nodes[m.elements[e][v]][k];
   return x;
 }
@@ -42,7 +42,7 @@ double dist(const std::array<double, 3>& a, const std::array<double, 3>& b) {
 std::vector<double> fe_values(const DofMap& d, std::size_t e, const std::vector<std::array<double, 3>>& xi,
                               const std::vector<double>& U) {
   std::vector<double> N;
-  prism::evaluate(d.order, xi, N);
+  lagrange::evaluate(CellType::prism6, d.order, xi, N);
   std::vector<double> u(xi.size(), 0.0);
   const ordinal_t* g = d.element(e);
   for (std::size_t i = 0; i < xi.size(); ++i)
@@ -53,7 +53,7 @@ std::vector<double> fe_values(const DofMap& d, std::size_t e, const std::vector<
 // max over elements and local nodes of |position of the global node - the element's map of the
 // local node's reference point|.
 double position_mismatch(const Mesh& m, const DofMap& d) {
-  const prism::Basis& b = prism::tabulate(d.order);
+  const lagrange::Basis& b = lagrange::tabulate(CellType::prism6, d.order);
   double worst = 0;
   for (std::size_t e = 0; e < m.num_elements(); ++e)
     for (int a = 0; a < b.nsh; ++a)
@@ -76,7 +76,7 @@ Jumps face_jumps(const Mesh& m, const DofMap& d) {
   for (std::size_t e = 0; e < m.num_elements(); ++e)
     for (int f = 0; f < 5; ++f) {
       std::vector<ordinal_t> k;
-      for (int c : prism::faces()[f]) k.push_back(m.elements[e][c]);
+      for (int c : lagrange::faces(CellType::prism6)[f]) k.push_back(m.elements[e][c]);
       std::sort(k.begin(), k.end());
       sides[k].push_back({e, f});
     }
@@ -87,7 +87,7 @@ Jumps face_jumps(const Mesh& m, const DofMap& d) {
     // Weights over the face's global vertices: barycentric on triangles; bilinear on quads, set up
     // in the first element's tensor corner order (the point does not depend on which symmetry of
     // the square the second element's order differs by).
-    const auto& f0 = prism::faces()[s[0].second];
+    const auto& f0 = lagrange::faces(CellType::prism6)[s[0].second];
     for (int sample = 0; sample < 3; ++sample) {
       std::map<ordinal_t, double> w;
       const double a = r(rng), c = r(rng);
@@ -107,7 +107,8 @@ Jumps face_jumps(const Mesh& m, const DofMap& d) {
         for (int v = 0; v < 6; ++v) {
           const auto it = w.find(m.elements[e][v]);
           if (it == w.end()) continue;
-          for (int k = 0; k < 3; ++k) xi[k] += it->second * prism::reference_vertices[v][k];
+          for (int k = 0; k < 3; ++k)
+            xi[k] += it->second * lagrange::reference_vertex(CellType::prism6, v)[k];
         }
         u[side] = fe_values(d, e, {xi}, U)[0];
         x[side] = map_point(m, e, xi);
@@ -126,12 +127,12 @@ struct EntityCounts {
 EntityCounts count_entities(const Mesh& m) {
   std::set<std::vector<ordinal_t>> e, t, q;
   for (const auto& v : m.elements) {
-    for (const auto& ed : prism::edges()) {
+    for (const auto& ed : lagrange::edges(m.cell)) {
       std::vector<ordinal_t> k = {v[ed[0]], v[ed[1]]};
       std::sort(k.begin(), k.end());
       e.insert(k);
     }
-    for (const auto& f : prism::faces()) {
+    for (const auto& f : lagrange::faces(m.cell)) {
       std::vector<ordinal_t> k;
       for (int c : f) k.push_back(v[c]);
       std::sort(k.begin(), k.end());
@@ -166,7 +167,7 @@ TEST(VertexDofMap, AnyFamily) {
 
 TEST(PrismDofMap, OrderOneIsTheVertexMap) {
   const Mesh m = test::prism_box(2, 1, 2);
-  const DofMap a = prism_dof_map(m, 1), b = vertex_dof_map(m);
+  const DofMap a = lagrange_dof_map(m, 1), b = vertex_dof_map(m);
   EXPECT_EQ(a.element_nodes, b.element_nodes);
   EXPECT_EQ(a.num_nodes, b.num_nodes);
   EXPECT_EQ(a.positions, b.positions);
@@ -175,12 +176,12 @@ TEST(PrismDofMap, OrderOneIsTheVertexMap) {
 TEST(PrismDofMap, RejectsOtherFamiliesAndOrders) {
   BoxSpec s;
   s.nx = s.ny = s.nz = 1;
-  EXPECT_THROW(prism_dof_map(make_box(s), 2), InputError);
+  EXPECT_THROW(lagrange_dof_map(make_box(s), 2), InputError);
   const Mesh m = test::prism_box(1, 1, 1);
-  for (int p : {0, 8, 9}) EXPECT_THROW(prism_dof_map(m, p), InputError) << p;
+  for (int p : {0, 8, 9}) EXPECT_THROW(lagrange_dof_map(m, p), InputError) << p;
   Mesh bad = m;
   bad.elements[0][2] = ordinal_t(bad.num_nodes());
-  EXPECT_THROW(prism_dof_map(bad, 2), InputError);
+  EXPECT_THROW(lagrange_dof_map(bad, 2), InputError);
 }
 
 TEST(PrismDofMap, ReorientedElementsStayValid) {
@@ -198,7 +199,7 @@ TEST(PrismDofMap, CountsAndStructure) {
     const std::int64_t ne = std::int64_t(m.num_elements());
     for (int p = 1; p <= 7; ++p) {
       SCOPED_TRACE(std::string(test::variant_name(var)) + " p = " + std::to_string(p));
-      const DofMap d = prism_dof_map(m, p);
+      const DofMap d = lagrange_dof_map(m, p);
       const std::int64_t expect_v = c.vertices, expect_e = (p - 1) * c.edges,
                          expect_f = (p - 1) * (p - 2) / 2 * c.tris + (p - 1) * (p - 1) * c.quads,
                          expect_i = (p - 1) * (p - 1) * (p - 2) / 2 * ne;
@@ -206,11 +207,11 @@ TEST(PrismDofMap, CountsAndStructure) {
       EXPECT_EQ(d.per_entity_dim, (std::array<ordinal_t, 4>{ordinal_t(expect_v), ordinal_t(expect_e),
                                                             ordinal_t(expect_f), ordinal_t(expect_i)}));
       EXPECT_EQ(d.order, p);
-      EXPECT_EQ(d.nodes_per_element, prism::num_shape_functions(p));
+      EXPECT_EQ(d.nodes_per_element, lagrange::num_shape_functions(CellType::prism6, p));
       ASSERT_EQ(d.num_elements(), m.num_elements());
       ASSERT_EQ(d.positions.size(), d.num_nodes);
 
-      const prism::Basis& b = prism::tabulate(p);
+      const lagrange::Basis& b = lagrange::tabulate(CellType::prism6, p);
       std::vector<int> used(d.num_nodes, 0);
       // The DOF-node range of each entity dimension: [first[dim], first[dim + 1]).
       std::array<std::int64_t, 5> first{0};
@@ -235,7 +236,7 @@ TEST(PrismDofMap, CountsAndStructure) {
         }
       }
       EXPECT_EQ(std::count(used.begin(), used.end(), 0), 0);
-      const DofMap again = prism_dof_map(m, p);
+      const DofMap again = lagrange_dof_map(m, p);
       EXPECT_EQ(again.element_nodes, d.element_nodes);
       EXPECT_EQ(again.positions, d.positions);
     }
@@ -250,7 +251,7 @@ TEST(PrismDofMap, ReproducesPolynomialsOfTheSpace) {
     for (int p = 1; p <= 7; ++p) {
       SCOPED_TRACE(std::string(test::variant_name(var)) + " p = " + std::to_string(p));
       const Mesh m = test::apply(test::prism_box(2, 2, 2), var);
-      const DofMap d = prism_dof_map(m, p);
+      const DofMap d = lagrange_dof_map(m, p);
       auto u = [p](const std::array<double, 3>& x) {
         return std::pow(x[0] + 2 * x[1] + 0.3, p) * std::pow(1 + x[2], p) +
                std::pow(x[0], p - 1) * x[1] * std::pow(x[2], p);
@@ -284,7 +285,7 @@ TEST(PrismDofMap, PositionsAgreeWithEveryElementsGeometryMap) {
     for (int p = 2; p <= 7; ++p) {
       SCOPED_TRACE(std::string(test::variant_name(var)) + " p = " + std::to_string(p));
       const Mesh m = test::apply(test::prism_box(2, 2, 2, 0.2, 5), var);
-      EXPECT_LT(position_mismatch(m, prism_dof_map(m, p)), 1e-12);
+      EXPECT_LT(position_mismatch(m, lagrange_dof_map(m, p)), 1e-12);
     }
 }
 
@@ -295,7 +296,7 @@ TEST(PrismDofMap, ContinuousAcrossFaces) {
     for (int p = 1; p <= 7; ++p) {
       SCOPED_TRACE(std::string(test::variant_name(var)) + " p = " + std::to_string(p));
       const Mesh m = test::apply(test::prism_box(2, 2, 2, 0.2, 9), var);
-      const Jumps j = face_jumps(m, prism_dof_map(m, p));
+      const Jumps j = face_jumps(m, lagrange_dof_map(m, p));
       EXPECT_GT(j.shared_faces, 20);
       EXPECT_LT(j.position, 1e-12);  // the two sides really evaluate at one physical point
       EXPECT_LT(j.value, 1e-10);
@@ -319,7 +320,7 @@ TEST(PrismDofMap, CrossedQuadFace) {
       SCOPED_TRACE(std::string(test::variant_name(var)) + " p = " + std::to_string(p));
       const Mesh m = test::apply(base, var);
       for (std::size_t e = 0; e < m.num_elements(); ++e) EXPECT_GT(test::centroid_jacobian(m, e), 0.0);
-      const DofMap d = prism_dof_map(m, p);
+      const DofMap d = lagrange_dof_map(m, p);
       EXPECT_EQ(d.num_nodes, 8 + 14 * (p - 1) + 4 * (p - 1) * (p - 2) / 2 + 5 * (p - 1) * (p - 1) +
                                  2 * (p - 1) * (p - 1) * (p - 2) / 2);
       EXPECT_LT(position_mismatch(m, d), 1e-12);
@@ -334,13 +335,103 @@ TEST(PrismDofMap, CrossedQuadFace) {
 TEST(PrismDofMap, LargeMeshTiming) {
   const Mesh m = test::prism_box(40, 40, 32);  // 102400 prisms
   const auto t0 = std::chrono::steady_clock::now();
-  const DofMap d = prism_dof_map(m, 3);
+  const DofMap d = lagrange_dof_map(m, 3);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const EntityCounts c = count_entities(m);
   EXPECT_EQ(d.num_nodes,
             c.vertices + 2 * c.edges + c.tris + 4 * c.quads + 2 * std::int64_t(m.num_elements()));
-  std::printf("prism_dof_map: %zu prisms, p = 3, %d DOF nodes in %.3f s\n", m.num_elements(), d.num_nodes, s);
+  std::printf("lagrange_dof_map: %zu prisms, p = 3, %d DOF nodes in %.3f s\n", m.num_elements(), d.num_nodes,
+              s);
   EXPECT_LT(s, 60.0);  // generous: Debug/sanitizer builds and a loaded machine
+}
+// ---- tetrahedra: kfem's P_p numbering on tet4 meshes (p = 1..7): counts by entity, every local node
+// at its element's map of the basix point (so both sides of a shared face agree on its nodes),
+// exact reproduction of total-degree-p polynomials, whatever the elements' local vertex orders.
+// A distorted tet box, optionally with every element's vertices rotated by an even permutation
+// (orientation kept) and the vertices renumbered at random.
+Mesh tet_mesh(bool shuffle) {
+  BoxSpec s;
+  s.nx = 3, s.ny = 2, s.nz = 2, s.lx = 3, s.ly = 1.6, s.lz = 1.2;
+  Mesh m = make_tet_box(s);
+  distort(m, 0.1, 4);
+  if (!shuffle) return m;
+  constexpr int even[3][4] = {{0, 1, 2, 3}, {1, 2, 0, 3}, {0, 2, 3, 1}};
+  std::mt19937_64 rng(5);
+  for (auto& e : m.elements) {
+    const auto old = e;
+    const auto& perm = even[rng() % 3];
+    for (int i = 0; i < 4; ++i) e[i] = old[perm[i]];
+  }
+  test::renumber_vertices(m, 11);
+  return m;
+}
+
+TEST(TetDofMap, CountsPositionsAndSharing) {
+  for (bool shuffle : {false, true}) {
+    const Mesh m = tet_mesh(shuffle);
+    const EntityCounts c = count_entities(m);
+    for (int p = 1; p <= 7; ++p) {
+      SCOPED_TRACE((shuffle ? "shuffled p = " : "p = ") + std::to_string(p));
+      const DofMap d = lagrange_dof_map(m, p);
+      const std::int64_t ne = std::int64_t(m.num_elements()), per_face = (p - 1) * (p - 2) / 2,
+                         per_cell = (p - 1) * (p - 2) * (p - 3) / 6;
+      EXPECT_EQ(d.per_entity_dim,
+                (std::array<ordinal_t, 4>{ordinal_t(m.num_nodes()), ordinal_t((p - 1) * c.edges),
+                                          ordinal_t(per_face * c.tris), ordinal_t(per_cell * ne)}));
+      EXPECT_EQ(d.nodes_per_element, lagrange::num_shape_functions(CellType::tet4, p));
+      const lagrange::Basis& b = lagrange::tabulate(CellType::tet4, p);
+      std::vector<int> used(std::size_t(d.num_nodes), 0);
+      double worst = 0;
+      for (std::size_t e = 0; e < m.num_elements(); ++e) {
+        const ordinal_t* g = d.element(e);
+        EXPECT_EQ(std::set<ordinal_t>(g, g + d.nodes_per_element).size(), std::size_t(d.nodes_per_element));
+        for (int a = 0; a < b.nsh; ++a) {
+          ++used[std::size_t(g[a])];
+          const auto x = map_point(m, e, b.points[a]);
+          const auto& y = d.positions[std::size_t(g[a])];
+          worst = std::max(worst, std::hypot(x[0] - y[0], x[1] - y[1], x[2] - y[2]));
+        }
+      }
+      // A node shared by two elements that disagreed on its place would sit where only one of
+      // them maps it: every element's map of every local node is its global node's position.
+      EXPECT_LT(worst, 1e-12);
+      EXPECT_EQ(std::count(used.begin(), used.end(), 0), 0);
+    }
+  }
+}
+
+// Interpolating a polynomial of total degree p at the DOF positions reproduces it exactly at any
+// point of every element of an affine (straight-sided) tet mesh, whatever the local orders.
+TEST(TetDofMap, ReproducesPolynomialsOfDegreeP) {
+  const Mesh m = tet_mesh(true);
+  std::mt19937_64 rng(9);
+  std::uniform_real_distribution<double> r(0.0, 1.0);
+  for (int p = 1; p <= 5; ++p) {
+    SCOPED_TRACE("p = " + std::to_string(p));
+    const DofMap d = lagrange_dof_map(m, p);
+    auto u = [p](const std::array<double, 3>& x) {
+      return std::pow(x[0] - 2 * x[1] + 0.5 * x[2] + 0.3, p) + std::pow(x[2], p - 1) * x[1] + 1;
+    };
+    std::vector<double> U(std::size_t(d.num_nodes));
+    for (std::size_t i = 0; i < U.size(); ++i) U[i] = u(d.positions[i]);
+    double worst = 0;
+    for (std::size_t e = 0; e < m.num_elements(); ++e) {
+      double a = r(rng), b = r(rng), c = r(rng);
+      if (a + b + c > 1) a /= 3, b /= 3, c /= 3;
+      std::vector<double> N;
+      lagrange::evaluate(CellType::tet4, p, {{a, b, c}}, N);
+      double uh = 0;
+      for (int k = 0; k < d.nodes_per_element; ++k) uh += N[std::size_t(k)] * U[std::size_t(d.element(e)[k])];
+      worst = std::max(worst, std::abs(uh - u(map_point(m, e, {a, b, c}))));
+    }
+    EXPECT_LT(worst, 1e-10);
+  }
+}
+
+TEST(TetDofMap, OrderOneIsTheVertexMapAndBadOrdersAreRefused) {
+  const Mesh m = tet_mesh(false);
+  EXPECT_EQ(lagrange_dof_map(m, 1).element_nodes, vertex_dof_map(m).element_nodes);
+  for (int p : {0, 8}) EXPECT_THROW(lagrange_dof_map(m, p), InputError) << p;
 }
 }  // namespace
 }  // namespace kfem

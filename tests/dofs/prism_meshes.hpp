@@ -60,7 +60,7 @@ inline void renumber_vertices(Mesh& m, std::uint64_t seed) {
   for (std::size_t v = 0; v < perm.size(); ++v) nodes[perm[v]] = m.nodes[v];
   m.nodes = nodes;
   for (auto& e : m.elements)
-    for (int i = 0; i < 6; ++i) e[i] = perm[e[i]];
+    for (int i = 0; i < m.nodes_per_element(); ++i) e[i] = perm[e[i]];
 }
 
 enum class Variant { plain, reoriented, renumbered, both };

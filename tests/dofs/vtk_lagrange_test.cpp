@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "kfem/core/error.hpp"
-#include "kfem/fe/prism_basis.hpp"
+#include "kfem/fe/lagrange_basis.hpp"
 
 namespace kfem {
 namespace {
@@ -54,7 +54,7 @@ int vtk_index(int i, int j, int k, int n) {
 TEST(VtkLagrangeWedge, IsAPermutationKeepingTheVertices) {
   for (int p = 1; p <= 7; ++p) {
     const auto perm = vtk_lagrange_wedge_to_local(p);
-    ASSERT_EQ(perm.size(), std::size_t(prism::num_shape_functions(p)));
+    ASSERT_EQ(perm.size(), std::size_t(lagrange::num_shape_functions(CellType::prism6, p)));
     std::vector<int> sorted = perm;
     std::sort(sorted.begin(), sorted.end());
     std::vector<int> iota(perm.size());
@@ -63,7 +63,7 @@ TEST(VtkLagrangeWedge, IsAPermutationKeepingTheVertices) {
     for (int v = 0; v < 6; ++v) EXPECT_EQ(perm[v], v);
     // VTK point k and basix node perm[k] are the same reference point.
     const auto vtk = vtk_lagrange_wedge_points(p);
-    const auto& b = prism::tabulate(p);
+    const auto& b = lagrange::tabulate(CellType::prism6, p);
     for (std::size_t k = 0; k < perm.size(); ++k)
       for (int c = 0; c < 3; ++c) EXPECT_NEAR(vtk[k][c], b.points[perm[k]][c], 1e-13);
   }
@@ -72,7 +72,7 @@ TEST(VtkLagrangeWedge, IsAPermutationKeepingTheVertices) {
 TEST(VtkLagrangeWedge, MatchesThePointIndexFormula) {
   for (int p = 1; p <= 7; ++p) {
     const auto perm = vtk_lagrange_wedge_to_local(p);
-    const auto& b = prism::tabulate(p);
+    const auto& b = lagrange::tabulate(CellType::prism6, p);
     for (std::size_t k = 0; k < perm.size(); ++k) {
       const auto& x = b.points[perm[k]];
       const int i = int(std::lround(p * x[0])), j = int(std::lround(p * x[1])),

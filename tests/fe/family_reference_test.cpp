@@ -16,7 +16,7 @@
 #include "kfem/assembly/reference.hpp"
 #include "kfem/core/error.hpp"
 #include "kfem/dofs/dof_map.hpp"
-#include "kfem/fe/prism_basis.hpp"
+#include "kfem/fe/lagrange_basis.hpp"
 #include "kfem/mesh/box.hpp"
 
 namespace kfem {
@@ -346,7 +346,7 @@ struct PrismCase {
 
 PrismCase make_case(Mesh mesh, int p) {
   PrismCase c{std::move(mesh), {}, {}};
-  c.dofs = prism_dof_map(c.mesh, p);
+  c.dofs = lagrange_dof_map(c.mesh, p);
   c.K = assemble_reference_elasticity(c.mesh, c.dofs, kSteel);
   return c;
 }
@@ -375,7 +375,7 @@ const PrismCase& patch_case(int p) {
 // DOF nodes on the mesh boundary, found topologically: a local shape function lies on the boundary
 // when the vertices of its entity all belong to a face that only one element has.
 std::vector<bool> boundary_dof_nodes(const PrismCase& c) {
-  const prism::Basis basis = prism::tabulate(c.dofs.order);
+  const lagrange::Basis basis = lagrange::tabulate(CellType::prism6, c.dofs.order);
   auto face_key = [&](std::size_t e, const std::vector<int>& f) {
     std::vector<ordinal_t> k;
     for (int v : f) k.push_back(c.mesh.elements[e][v]);
@@ -384,18 +384,19 @@ std::vector<bool> boundary_dof_nodes(const PrismCase& c) {
   };
   std::map<std::vector<ordinal_t>, int> count;
   for (std::size_t e = 0; e < c.mesh.num_elements(); ++e)
-    for (const auto& f : prism::faces()) ++count[face_key(e, f)];
+    for (const auto& f : lagrange::faces(CellType::prism6)) ++count[face_key(e, f)];
   std::vector<bool> boundary(c.dofs.num_nodes, false);
   for (std::size_t e = 0; e < c.mesh.num_elements(); ++e)
-    for (const auto& f : prism::faces()) {
+    for (const auto& f : lagrange::faces(CellType::prism6)) {
       if (count[face_key(e, f)] != 1) continue;
       const std::set<int> face(f.begin(), f.end());
       for (int a = 0; a < basis.nsh; ++a) {
         const int dim = basis.entity_dim[a], k = basis.entity[a];
         std::vector<int> closure;
         if (dim == 0) closure = {k};
-        if (dim == 1) closure = {prism::edges()[k][0], prism::edges()[k][1]};
-        if (dim == 2) closure = prism::faces()[k];
+        if (dim == 1)
+          closure = {lagrange::edges(CellType::prism6)[k][0], lagrange::edges(CellType::prism6)[k][1]};
+        if (dim == 2) closure = lagrange::faces(CellType::prism6)[k];
         if (dim == 3) continue;
         if (std::all_of(closure.begin(), closure.end(), [&](int v) { return face.count(v) > 0; }))
           boundary[c.dofs.element(e)[a]] = true;
@@ -536,10 +537,10 @@ TEST_P(FamilyReferencePrism, LinearDisplacementPatchTest) {
   EXPECT_GT(boundary_max, 1e3 * tol) << "boundary tractions vanish too: the test would prove nothing";
 
   // Strain energy: the volume from the basis' own quadrature (checked in QuadratureVolume).
-  const prism::Basis basis = prism::tabulate(c.dofs.order);
+  const lagrange::Basis basis = lagrange::tabulate(CellType::prism6, c.dofs.order);
   double volume = 0;
   for (std::size_t e = 0; e < c.mesh.num_elements(); ++e) {
-    const PrismCoords X = prism_coords(c.mesh, e);
+    const CellCoords X = cell_coords(c.mesh, e);
     for (int q = 0; q < basis.nq; ++q) {
       double J[3][3] = {};
       for (int v = 0; v < 6; ++v)
@@ -566,7 +567,7 @@ double hand_volume(const Mesh& mesh) {
                w[3] = {5. / 18, 8. / 18, 5. / 18};
   double vol = 0;
   for (std::size_t e = 0; e < mesh.num_elements(); ++e) {
-    const PrismCoords X = prism_coords(mesh, e);
+    const CellCoords X = cell_coords(mesh, e);
     for (int i = 0; i < 27; ++i) {
       const double s = g[i % 3], t = g[i / 3 % 3], zeta = g[i / 9], xi = s, eta = (1 - s) * t;
       const double lam[3] = {1 - xi - eta, xi, eta}, dlam[2][3] = {{-1, 1, 0}, {-1, 0, 1}};
@@ -587,7 +588,7 @@ double hand_volume(const Mesh& mesh) {
 }
 
 TEST_P(FamilyReferencePrism, QuadratureVolume) {
-  const prism::Basis basis = prism::tabulate(GetParam());
+  const lagrange::Basis basis = lagrange::tabulate(CellType::prism6, GetParam());
   double wsum = 0;
   for (double w : basis.weights) wsum += w;
   EXPECT_NEAR(wsum, 0.5, 1e-14);
@@ -595,7 +596,7 @@ TEST_P(FamilyReferencePrism, QuadratureVolume) {
     const Mesh mesh = prism_box(BoxSpec{2, 2, 1, 2.0, 1.5, 0.7}, amplitude, 5);
     double vol = 0;
     for (std::size_t e = 0; e < mesh.num_elements(); ++e) {
-      const PrismCoords X = prism_coords(mesh, e);
+      const CellCoords X = cell_coords(mesh, e);
       for (int q = 0; q < basis.nq; ++q) {
         double J[3][3] = {};
         for (int v = 0; v < 6; ++v)
@@ -616,8 +617,8 @@ TEST_P(FamilyReferencePrism, QuadratureVolume) {
 
 // Rotating (and translating) the element rotates Ke: K' = R K R^T node block by node block.
 TEST_P(FamilyReferencePrism, UnitPrismMatrixIsInvariantUnderRotation) {
-  const prism::Basis basis = prism::tabulate(GetParam());
-  const PrismCoords X = {{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}}};
+  const lagrange::Basis basis = lagrange::tabulate(CellType::prism6, GetParam());
+  const CellCoords X = {{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}}};
   // R about the unit axis n by 0.7 rad (Rodrigues).
   const double ax[3] = {1 / std::sqrt(14.0), 2 / std::sqrt(14.0), 3 / std::sqrt(14.0)}, th = 0.7;
   double R[3][3];
@@ -626,7 +627,7 @@ TEST_P(FamilyReferencePrism, UnitPrismMatrixIsInvariantUnderRotation) {
   R[0][1] -= std::sin(th) * ax[2], R[1][0] += std::sin(th) * ax[2];
   R[0][2] += std::sin(th) * ax[1], R[2][0] -= std::sin(th) * ax[1];
   R[1][2] -= std::sin(th) * ax[0], R[2][1] += std::sin(th) * ax[0];
-  PrismCoords Y;
+  CellCoords Y;
   const double shift[3] = {4.0, -2.0, 0.5};
   for (int v = 0; v < 6; ++v)
     for (int i = 0; i < 3; ++i) {
@@ -634,8 +635,8 @@ TEST_P(FamilyReferencePrism, UnitPrismMatrixIsInvariantUnderRotation) {
       for (int j = 0; j < 3; ++j) Y[v][i] += R[i][j] * X[v][j];
     }
   std::vector<double> K, Kr;
-  reference_prism_matrix(basis, X, kSteel, K);
-  reference_prism_matrix(basis, Y, kSteel, Kr);
+  reference_lagrange_matrix(basis, X, kSteel, K);
+  reference_lagrange_matrix(basis, Y, kSteel, Kr);
   const int n = 3 * basis.nsh;
   ASSERT_EQ(K.size(), std::size_t(n) * n);
   const double tol = 1e-12 * max_abs(K);
@@ -653,7 +654,7 @@ TEST_P(FamilyReferencePrism, UnitPrismMatrixIsInvariantUnderRotation) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Orders, FamilyReferencePrism,
-                         ::testing::Range(prism::min_order, prism::max_order + 1),
+                         ::testing::Range(lagrange::min_order, lagrange::max_order + 1),
                          [](const ::testing::TestParamInfo<int>& info) {
                            return "P" + std::to_string(info.param);
                          });

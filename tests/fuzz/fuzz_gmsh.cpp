@@ -40,7 +40,8 @@ void check_sets(const Sets& sets, std::size_t limit, const char* kind) {
 
 void check_mesh(const kfem::Mesh& mesh) {
   using kfem::CellType;
-  check(mesh.cell == CellType::tri3 || mesh.cell == CellType::prism6 || mesh.cell == CellType::hex8,
+  check(mesh.cell == CellType::tri3 || mesh.cell == CellType::tet4 || mesh.cell == CellType::prism6 ||
+            mesh.cell == CellType::hex8,
         "unknown cell type");
   check(mesh.num_elements() > 0 && mesh.num_nodes() > 0, "a mesh without cells or nodes was accepted");
   try {  // ids in range, unused slots -1, finite coordinates, no inverted or degenerate cell

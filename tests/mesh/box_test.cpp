@@ -1,10 +1,13 @@
-// Box generators (hex, prism, triangle), paper mesh sizes and the seeded distortion.
+// Box generators (hex, prism, tetrahedron, triangle), paper mesh sizes and the seeded distortion.
 #include "kfem/mesh/box.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
+#include <utility>
 #include <vector>
 
 #include "kfem/core/error.hpp"
@@ -62,6 +65,12 @@ TEST(Box, RejectsBadSpecs) {
   EXPECT_THROW(make_box(BoxSpec{2000, 2000, 2000, 1, 1, 1}), InputError);  // > 2^31 nodes
   EXPECT_THROW(make_prism_box(BoxSpec{1, 1, 0, 1, 1, 1}), InputError);
   EXPECT_THROW(make_prism_box(BoxSpec{1, 1, 1, 1, 1, 0}), InputError);
+  EXPECT_THROW(make_tet_box(BoxSpec{1, 0, 1, 1, 1, 1}), InputError);
+  EXPECT_THROW(make_tet_box(BoxSpec{1, 1, 1, 1, std::nan(""), 1}), InputError);
+  // 6 * 800^3 = 3.07e9 tetrahedra exceed the 32-bit ids, while the 801^3 nodes and 2 * 800^3 prisms fit.
+  EXPECT_EQ(box_count_error(BoxSpec{800, 800, 800, 1, 1, 1}, CellType::tet4),
+            "3072000000 elements exceed the 32-bit limit of 2147483647 element ids");
+  EXPECT_EQ(box_count_error(BoxSpec{800, 800, 800, 1, 1, 1}, CellType::prism6), "");
   EXPECT_THROW(make_tri_box(0, 1, 1, 1), InputError);
   EXPECT_THROW(make_tri_box(1, 1, 1, std::nan("")), InputError);
   EXPECT_THROW(make_tri_box(50000, 50000, 1, 1), InputError);  // > 2^31 nodes
@@ -83,7 +92,7 @@ void expect_face_sets(const Mesh& mesh, double lx, double ly, double lz) {
 
 TEST(Box, EveryFamilyHasCountsVolumeOrientationAndFaceSets) {
   const BoxSpec s{5, 3, 4, 2.5, 1.5, 2.0};
-  for (CellType cell : {CellType::hex8, CellType::prism6, CellType::tri3}) {
+  for (CellType cell : {CellType::hex8, CellType::prism6, CellType::tet4, CellType::tri3}) {
     SCOPED_TRACE(cell_name(cell));
     const Mesh mesh = make_box(s, cell);
     EXPECT_EQ(mesh.cell, cell);
@@ -101,6 +110,8 @@ TEST(Box, EveryFamilyHasCountsVolumeOrientationAndFaceSets) {
   EXPECT_EQ(box_num_elements(s, CellType::tri3), 2 * 5 * 3);
   EXPECT_EQ(box_num_nodes(s, CellType::tri3), 6 * 4);
   EXPECT_EQ(box_num_nodes(s, CellType::prism6), box_num_nodes(s));
+  EXPECT_EQ(box_num_elements(s, CellType::tet4), 6 * 5 * 3 * 4);
+  EXPECT_EQ(box_num_nodes(s, CellType::tet4), box_num_nodes(s));
 }
 
 TEST(Box, PrismsSplitEachHexAlongItsXyDiagonal) {
@@ -116,6 +127,78 @@ TEST(Box, PrismsSplitEachHexAlongItsXyDiagonal) {
                                       id(1, 2, 3), -1, -1}));
   EXPECT_EQ(make_box(s).nodes, mesh.nodes);
   EXPECT_NEAR(element_volume(mesh, 2 * hex), 0.5 * 1.0 * 0.5 * 0.5, 1e-15);
+}
+
+TEST(Box, TetsSplitEachHexIntoSixAlongItsDiagonal) {
+  const BoxSpec s{3, 2, 4, 3.0, 1.0, 2.0};
+  const Mesh mesh = make_tet_box(s);
+  EXPECT_EQ(mesh.cell, CellType::tet4);
+  EXPECT_EQ(make_box(s).nodes, mesh.nodes);
+  EXPECT_EQ(make_box(s, CellType::tet4).elements, mesh.elements);
+  ASSERT_EQ(mesh.num_elements(), 6u * 3 * 2 * 4);
+  const auto id = [&](int i, int j, int k) { return i + (s.nx + 1) * (j + (s.ny + 1) * k); };
+  const std::size_t hex = 1 + s.nx * (1 + s.ny * 2);  // hex (1,1,2)
+  EXPECT_EQ(mesh.elements[6 * hex],
+            (std::array<ordinal_t, 8>{id(1, 1, 2), id(2, 1, 2), id(2, 2, 2), id(2, 2, 3), -1, -1, -1, -1}));
+  for (int t = 0; t < 6; ++t) {
+    const auto& el = mesh.elements[6 * hex + t];
+    EXPECT_EQ(el[0], id(1, 1, 2)) << t;  // every tetrahedron runs along the diagonal
+    EXPECT_EQ(el[3], id(2, 2, 3)) << t;
+  }
+  // All positively oriented, of one size, filling the box.
+  const double cell = 3.0 / 3 * 1.0 / 2 * 2.0 / 4 / 6;
+  for (std::size_t e = 0; e < mesh.num_elements(); ++e)
+    EXPECT_NEAR(element_volume(mesh, e), cell, 1e-15) << e;
+  EXPECT_NEAR(total_volume(mesh), 3.0 * 1.0 * 2.0, 1e-13);
+}
+
+// Conforming: every interior triangle is a face of exactly two tetrahedra, which lie on opposite
+// sides of it, and every other face lies on the box's boundary, two per boundary square.
+TEST(Box, TetsAreConforming) {
+  const BoxSpec s{3, 2, 4, 3.0, 1.0, 2.0};
+  const Mesh mesh = make_tet_box(s);
+  constexpr int kFaces[4][4] = {{1, 2, 3, 0}, {0, 2, 3, 1}, {0, 1, 3, 2}, {0, 1, 2, 3}};  // face, opposite
+  std::map<std::array<ordinal_t, 3>, std::vector<std::pair<std::size_t, int>>> faces;
+  for (std::size_t e = 0; e < mesh.num_elements(); ++e)
+    for (const auto& f : kFaces) {
+      std::array<ordinal_t, 3> key{mesh.elements[e][f[0]], mesh.elements[e][f[1]], mesh.elements[e][f[2]]};
+      std::sort(key.begin(), key.end());
+      faces[key].push_back({e, f[3]});
+    }
+  const auto side = [&](const std::array<ordinal_t, 3>& f, ordinal_t v) {  // sign of the volume
+    const auto &a = mesh.nodes[f[0]], &b = mesh.nodes[f[1]], &c = mesh.nodes[f[2]], &d = mesh.nodes[v];
+    const double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]},
+                 w[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]},
+                 r[3] = {d[0] - a[0], d[1] - a[1], d[2] - a[2]};
+    return r[0] * (u[1] * w[2] - u[2] * w[1]) + r[1] * (u[2] * w[0] - u[0] * w[2]) +
+           r[2] * (u[0] * w[1] - u[1] * w[0]);
+  };
+  const auto on_boundary = [&](const std::array<ordinal_t, 3>& f) {
+    for (int c = 0; c < 3; ++c) {
+      const double extent = c == 0 ? s.lx : c == 1 ? s.ly : s.lz;
+      for (double plane : {0.0, extent}) {
+        bool all = true;
+        for (ordinal_t v : f) all = all && mesh.nodes[v][c] == plane;
+        if (all) return true;
+      }
+    }
+    return false;
+  };
+  std::size_t boundary = 0;
+  for (const auto& [f, users] : faces) {
+    ASSERT_LE(users.size(), 2u);
+    if (users.size() == 1) {
+      EXPECT_TRUE(on_boundary(f)) << f[0] << " " << f[1] << " " << f[2];
+      ++boundary;
+      continue;
+    }
+    EXPECT_FALSE(on_boundary(f));
+    const double a = side(f, mesh.elements[users[0].first][users[0].second]),
+                 b = side(f, mesh.elements[users[1].first][users[1].second]);
+    EXPECT_LT(a * b, 0) << users[0].first << " and " << users[1].first;
+  }
+  EXPECT_EQ(boundary, std::size_t(2 * 2 * (s.nx * s.ny + s.ny * s.nz + s.nx * s.nz)));
+  EXPECT_EQ(faces.size() - boundary, (4 * mesh.num_elements() - boundary) / 2);
 }
 
 TEST(Box, TrianglesAreCounterClockwiseInThePlane) {
@@ -151,10 +234,13 @@ TEST(Distort, KeepsElementsValidAndEndFacesPlanar) {
 // The documented safe amplitudes: 0.15 everywhere, and close to each family's bound.
 TEST(Distort, KeepsEveryFamilyValid) {
   const BoxSpec s{12, 5, 4, 6.0, 2.5, 2.0};  // cubic cells: the tightest case of the bound
-  for (CellType cell : {CellType::hex8, CellType::prism6, CellType::tri3}) {
+  for (CellType cell : {CellType::hex8, CellType::prism6, CellType::tet4, CellType::tri3}) {
     SCOPED_TRACE(cell_name(cell));
     const Mesh original = make_box(s, cell);
-    const double bound = cell == CellType::tri3 ? 0.21 : cell == CellType::prism6 ? 0.17 : 0.28;
+    const double bound = cell == CellType::tri3     ? 0.21
+                         : cell == CellType::prism6 ? 0.17
+                         : cell == CellType::tet4   ? 0.16
+                                                    : 0.28;
     for (double amplitude : {0.15, bound})
       for (std::uint64_t seed : {1u, 2u, 3u, 42u}) {
         Mesh mesh = original;

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <vector>
@@ -219,9 +220,18 @@ TEST_F(Gmsh, MissingEndNodes) {
 }
 
 TEST_F(Gmsh, UnsupportedElementType) {
-  expect_error(cube_with("3 1 5 1\n2 1 2 3 4 5 6 7 8", "3 1 4 1\n2 1 2 3 4"), 38,
-               {"unsupported element type 4"});
-  expect_error(cube_with("3 1 5 1\n", "3 1 12 1\n"), 38, {"unsupported element type 12"});
+  // Known Gmsh types are named; second-order ones get the hint to save linear cells.
+  expect_error(cube_with("3 1 5 1\n2 1 2 3 4 5 6 7 8", "3 1 7 1\n2 1 2 3 4 5"), 38,
+               {"unsupported element type 7 (5-node pyramid): kfem reads cells of types 2", "4 and 11"});
+  expect_error(cube_with("3 1 5 1\n", "3 1 12 1\n"), 38,
+               {"unsupported element type 12 (27-node hexahedron)", "Mesh.ElementOrder = 1"});
+  expect_error(cube_with("3 1 5 1\n", "3 1 17 1\n"), 38,
+               {"unsupported element type 17 (20-node hexahedron)"});
+  expect_error(cube_with("3 1 5 1\n", "3 1 18 1\n"), 38, {"unsupported element type 18 (15-node prism)"});
+  expect_error(cube_with("3 1 5 1\n", "3 1 13 1\n"), 38, {"unsupported element type 13 (18-node prism)"});
+  expect_error(cube_with("3 1 5 1\n", "3 1 29 1\n"), 38,
+               {"unsupported element type 29 (20-node tetrahedron)", "or 2 for 10-node tetrahedra"});
+  expect_error(cube_with("3 1 5 1\n", "3 1 99 1\n"), 38, {"unsupported element type 99: kfem reads"});
 }
 
 TEST_F(Gmsh, UndefinedNode) {
@@ -398,6 +408,14 @@ TEST_F(Gmsh, ReadsAPrism) {
   EXPECT_DOUBLE_EQ(element_volume(mesh, 0), 0.5);
 }
 
+// Second-order triangles are boundary elements only: as 2D cells they are refused like quadrangles.
+TEST_F(Gmsh, SixNodeTriangleCellsAreRejected) {
+  expect_error(simple_msh({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0.5, 0, 0}, {0.5, 0.5, 0}, {0, 0.5, 0}}, 2, 9,
+                          {{1, 2, 3, 4, 5, 6}}),
+               22,
+               {"unsupported cell type 9 (6-node triangle): 2D meshes must be 3-node triangles (type 2)"});
+}
+
 TEST_F(Gmsh, UnnamedGroupsAreNamedByTheirTag) {
   std::string text = cube_with("1 0 0 0 1 1 1 1 1 1 1\n", "1 0 0 0 1 1 1 1 7 1 1\n");
   text.replace(text.find("1 0 0 0 1 1 0 0 0\n"), 18, "1 0 0 0 1 1 0 1 3 0\n");  // boundary quad in group 3
@@ -412,7 +430,8 @@ TEST_F(Gmsh, RoundTripsEveryFamilyWithGroups) {
   Mesh tri = make_tri_box(5, 3, 2.0, 1.0);
   Mesh prism = make_prism_box(BoxSpec{3, 2, 2, 3.0, 2.0, 1.0});
   Mesh hex = make_box(BoxSpec{3, 2, 2, 3.0, 2.0, 1.0});
-  for (Mesh* mesh : {&tri, &prism, &hex}) {
+  Mesh tet = make_tet_box(BoxSpec{3, 2, 2, 3.0, 2.0, 1.0});
+  for (Mesh* mesh : {&tri, &prism, &hex, &tet}) {
     SCOPED_TRACE(cell_name(mesh->cell));
     distort(*mesh, 0.15, 3);
     std::vector<ordinal_t> odd, first;
@@ -600,6 +619,209 @@ TEST_F(Gmsh, NamedNodeSetErrors) {
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "deck.yaml: physical group 'left wall' is empty");
   }
+}
+
+// ---- Tetrahedra: 4-node, and 10-node read as their corners ----
+
+// One tetrahedron as Gmsh 4.8 saves it at Mesh.ElementOrder = 2 (a tetrahedral volume on the
+// points (0,0,0), (2,0,0), (0,1,0), (0,0,1), meshed coarsely; the volume and its face z = 0 in the
+// physical groups "solid" and "base"): the mid-edge nodes are off the midpoints by Gmsh's rounding
+// (~1e-12), and the boundary is a 6-node triangle. Line numbers on the right.
+std::string tet10_msh() {
+  return "$MeshFormat\n"                              // 1
+         "4.1 0 8\n"                                  // 2
+         "$EndMeshFormat\n"                           // 3
+         "$PhysicalNames\n"                           // 4
+         "2\n"                                        // 5
+         "2 2 \"base\"\n"                             // 6
+         "3 1 \"solid\"\n"                            // 7
+         "$EndPhysicalNames\n"                        // 8
+         "$Entities\n"                                // 9
+         "4 6 4 1\n"                                  // 10
+         "1 0 0 0 0 \n"                               // 11
+         "2 2 0 0 0 \n"                               // 12
+         "3 0 1 0 0 \n"                               // 13
+         "4 0 0 1 0 \n"                               // 14
+         "1 0 0 0 2 0 0 0 2 1 -2 \n"                  // 15
+         "2 0 0 0 2 1 0 0 2 2 -3 \n"                  // 16
+         "3 0 0 0 0 1 0 0 2 3 -1 \n"                  // 17
+         "4 0 0 0 0 0 1 0 2 1 -4 \n"                  // 18
+         "5 0 0 0 2 0 1 0 2 2 -4 \n"                  // 19
+         "6 0 0 0 0 1 1 0 2 3 -4 \n"                  // 20
+         "1 0 0 0 2 1 0 1 2 3 1 2 3 \n"               // 21
+         "2 0 0 0 2 0 1 0 3 1 5 -4 \n"                // 22
+         "3 0 0 0 0 1 1 0 3 -3 6 -4 \n"               // 23
+         "4 0 0 0 2 1 1 0 3 2 6 -5 \n"                // 24
+         "1 0 0 0 2 1 1 1 1 4 1 2 3 4 \n"             // 25
+         "$EndEntities\n"                             // 26
+         "$Nodes\n"                                   // 27
+         "12 10 1 10\n"                               // 28
+         "0 1 0 1\n"                                  // 29
+         "1\n"                                        // 30
+         "0 0 0\n"                                    // 31
+         "0 2 0 1\n"                                  // 32
+         "2\n"                                        // 33
+         "2 0 0\n"                                    // 34
+         "0 3 0 1\n"                                  // 35
+         "3\n"                                        // 36
+         "0 1 0\n"                                    // 37
+         "0 4 0 1\n"                                  // 38
+         "4\n"                                        // 39
+         "0 0 1\n"                                    // 40
+         "1 1 0 1\n"                                  // 41
+         "5\n"                                        // 42
+         "0.9999999999973436 0 0\n"                   // 43
+         "1 2 0 1\n"                                  // 44
+         "6\n"                                        // 45
+         "1.00000000000266 0.4999999999986701 0\n"    // 46
+         "1 3 0 1\n"                                  // 47
+         "7\n"                                        // 48
+         "0 0.5000000000013305 0\n"                   // 49
+         "1 4 0 1\n"                                  // 50
+         "8\n"                                        // 51
+         "0 0 0.4999999999986718\n"                   // 52
+         "1 5 0 1\n"                                  // 53
+         "9\n"                                        // 54
+         "1.00000000000266 0 0.4999999999986701\n"    // 55
+         "1 6 0 1\n"                                  // 56
+         "10\n"                                       // 57
+         "0 0.5000000000013294 0.4999999999986707\n"  // 58
+         "2 1 0 0\n"                                  // 59
+         "3 1 0 0\n"                                  // 60
+         "$EndNodes\n"                                // 61
+         "$Elements\n"                                // 62
+         "2 2 1 2\n"                                  // 63
+         "2 1 9 1\n"                                  // 64
+         "1 1 2 3 5 6 7 \n"                           // 65
+         "3 1 11 1\n"                                 // 66
+         "2 1 3 4 2 7 10 8 5 9 6 \n"                  // 67
+         "$EndElements\n";                            // 68
+}
+
+std::string tet10_with(const std::string& from, const std::string& to) {
+  std::string text = tet10_msh();
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return at == std::string::npos ? text : text.replace(at, from.size(), to);
+}
+
+// The same tetrahedron saved at Mesh.ElementOrder = 1: the same header, then these nodes and elements.
+std::string tet4_msh() {
+  const std::string text = tet10_msh();
+  return text.substr(0, text.find("$Nodes")) +
+         "$Nodes\n6 4 1 4\n"
+         "0 1 0 1\n1\n0 0 0\n0 2 0 1\n2\n2 0 0\n0 3 0 1\n3\n0 1 0\n0 4 0 1\n4\n0 0 1\n"
+         "2 1 0 0\n3 1 0 0\n$EndNodes\n"
+         "$Elements\n2 2 1 2\n2 1 2 1\n1 1 2 3 \n3 1 4 1\n2 1 3 4 2 \n$EndElements\n";
+}
+
+const std::vector<std::array<double, 3>> kUnitTet{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+
+TEST_F(Gmsh, ReadsTheTetrahedronGmshMade) {
+  const GmshMesh read = read_gmsh_with_order(write(tet4_msh()));
+  const Mesh& mesh = read.mesh;
+  EXPECT_EQ(read.order, 1);
+  EXPECT_EQ(mesh.cell, CellType::tet4);
+  EXPECT_EQ(mesh.nodes, (std::vector<std::array<double, 3>>{{0, 0, 0}, {2, 0, 0}, {0, 1, 0}, {0, 0, 1}}));
+  ASSERT_EQ(mesh.num_elements(), 1u);
+  EXPECT_EQ(mesh.elements[0], (std::array<ordinal_t, 8>{0, 2, 3, 1, -1, -1, -1, -1}));
+  EXPECT_EQ(mesh.node_sets, (std::map<std::string, std::vector<ordinal_t>>{{"base", {0, 1, 2}}}));
+  EXPECT_EQ(mesh.cell_sets, (std::map<std::string, std::vector<ordinal_t>>{{"solid", {0}}}));
+  // Gmsh's orientation is kfem's: det J = (v1-v0).((v2-v0)x(v3-v0)) > 0.
+  EXPECT_NO_THROW(check_elements(mesh, "tet4.msh"));
+  EXPECT_DOUBLE_EQ(element_volume(mesh, 0), 1.0 / 3);
+}
+
+TEST_F(Gmsh, ReadsTheTet10GmshMadeAsItsCorners) {
+  const GmshMesh read = read_gmsh_with_order(write(tet10_msh()));
+  EXPECT_EQ(read.order, 2);
+  // The mid-edge nodes are not mesh nodes: the mesh is the linear file's, node sets included (the
+  // 6-node triangle's mid nodes, which no cell has as a corner, are not "unused boundary nodes").
+  expect_same(read.mesh, read_gmsh(write(tet4_msh())));
+  expect_same(read_gmsh(write(tet10_msh())), read.mesh);
+  EXPECT_EQ(read.mesh.num_nodes(), 4u);
+}
+
+TEST_F(Gmsh, CurvedTet10IsRefused) {
+  // Node 9 is the mid-edge node of edge 3-2, the file's nodes 2 (2,0,0) and 4 (0,0,1).
+  expect_error(
+      tet10_with("1.00000000000266 0 0.4999999999986701\n", "1 0.01 0.5\n"), 67,
+      {"element 2: mid-edge node 9 lies 0.01 from the midpoint of its edge 2-4",
+       "curved tet10 cells are not supported: kfem's P2 is straight-sided", "Mesh.SecondOrderLinear"});
+  // Within 1e-6 of the edge's length (sqrt 5) it is straight.
+  const Mesh mesh = read_gmsh(write(tet10_with("1.00000000000266 0 0.4999999999986701\n", "1 2e-6 0.5\n")));
+  EXPECT_EQ(mesh.num_elements(), 1u);
+  // A mid-edge node on the edge but not at its middle is refused as well (P2 would be distorted).
+  expect_error(tet10_with("0.9999999999973436 0 0\n", "1.2 0 0\n"), 67,
+               {"element 2: mid-edge node 5 lies 0.2 from the midpoint of its edge 2-1"});
+}
+
+TEST_F(Gmsh, Tet10NodesMustBeDefined) {
+  expect_error(tet10_with("2 1 3 4 2 7 10 8 5 9 6 \n", "2 1 3 4 2 7 10 8 5 9 11\n"), 67,
+               {"element 2 references undefined node 11"});
+  expect_error(tet10_with("2 1 3 4 2 7 10 8 5 9 6 \n", "2 1 3 4 2 7 10 8 5 9\n"), 67,
+               {"expected 11 values (element tag and 10 node tags), found 10"});
+}
+
+TEST_F(Gmsh, MixedTet4AndTet10) {
+  std::string text = tet10_with("2 2 1 2\n", "3 3 1 3\n");
+  text.replace(text.find("$EndElements"), 0, "3 1 4 1\n3 1 3 4 2\n");
+  expect_error(text, 68,
+               {"mixed cell types", "type 4 (4-node tetrahedron)", "cells of type 11 (10-node tetrahedron)"});
+}
+
+// Second-order lines and quadrangles are boundary elements too: only their corners join node sets.
+TEST_F(Gmsh, SecondOrderBoundaryElementsGiveTheirCorners) {
+  // A 3-node line on curve 1 (nodes 1, 2; mid node 5) in the unnamed group 3.
+  std::string text = tet10_with("2 2 1 2\n", "3 3 1 3\n");
+  text.replace(text.find("1 0 0 0 2 0 0 0 2 1 -2 \n"), 24, "1 0 0 0 2 0 0 1 3 2 1 -2\n");
+  text.replace(text.find("2 1 9 1\n"), 0, "1 1 8 1\n3 1 2 5\n");
+  GmshMesh read = read_gmsh_with_order(write(text));
+  EXPECT_EQ(read.order, 2);
+  EXPECT_EQ(read.mesh.node_sets.at("3"), (std::vector<ordinal_t>{0, 1}));
+  EXPECT_EQ(read.mesh.node_sets.at("base"), (std::vector<ordinal_t>{0, 1, 2}));
+  // 8- and 9-node quadrangles on the cube's boundary surface (group 3): the first four nodes.
+  for (const std::string quad : {"2 1 16 1\n1 1 2 3 4 5 6 7 8\n", "2 1 10 1\n1 1 2 3 4 5 6 7 8 5\n"}) {
+    std::string cube = cube_with("2 1 3 1\n1 1 2 3 4\n", quad);
+    cube.replace(cube.find("1 0 0 0 1 1 0 0 0\n"), 18, "1 0 0 0 1 1 0 1 3 0\n");
+    const Mesh mesh = read_gmsh(write(cube));
+    EXPECT_EQ(mesh.node_sets.at("3"), (std::vector<ordinal_t>{0, 1, 2, 3})) << quad;
+  }
+  // A second-order boundary element whose corner no cell uses is still an error.
+  text.replace(text.find("3 1 2 5\n"), 8, "3 1 5 2\n");
+  expect_error(text, 65, {"element 3 of physical group '3' uses node 5, which is not a node of any cell"});
+}
+
+TEST_F(Gmsh, InvertedTetrahedron) {
+  expect_error(simple_msh(kUnitTet, 3, 4, {{1, 3, 2, 4}}), 19,
+               {"element 1 (nodes 1 3 2 4): det J = -1 (inverted element: vertices 0 1 2 turn clockwise seen "
+                "from vertex 3)"});
+  expect_error(tet10_with("2 1 3 4 2 7 10 8 5 9 6 \n", "2 1 4 3 2 8 10 7 5 6 9\n"), 67,
+               {"element 2 (nodes 1 4 3 2): det J = -2 (inverted element"});
+}
+
+TEST_F(Gmsh, FlatTetrahedron) {
+  expect_error(simple_msh({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}}, 3, 4, {{1, 2, 3, 4}}), 19,
+               {"element 1 (nodes 1 2 3 4): det J = 0 (degenerate element)"});
+  expect_error(simple_msh(kUnitTet, 3, 4, {{1, 2, 3, 1}}), 19, {"element 1 (nodes 1 2 3 1)", "degenerate"});
+}
+
+TEST_F(Gmsh, DuplicateTetrahedron) {
+  expect_error(simple_msh(kUnitTet, 3, 4, {{1, 2, 3, 4}, {2, 3, 1, 4}}), 20,
+               {"elements 1 and 2 have the same nodes (1 2 3 4 and 2 3 1 4)"});
+}
+
+TEST_F(Gmsh, RoundTripsATetBoxBitExact) {
+  Mesh mesh = make_tet_box(BoxSpec{4, 3, 2, 1.1, 0.3, 0.7});
+  distort(mesh, 0.15, 9);
+  const std::string path = (dir_ / "tets.msh").string();
+  write_gmsh(mesh, path);
+  const GmshMesh back = read_gmsh_with_order(path);
+  EXPECT_EQ(back.order, 1);
+  expect_same(back.mesh, mesh);
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("\n3 1 4 144\n"), std::string::npos);  // one block of 6*4*3*2 type-4 cells
 }
 
 // ---- Cells listed twice, counts beyond the ids or the file ----

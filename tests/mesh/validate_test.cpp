@@ -115,6 +115,14 @@ Mesh one_prism() {
   return mesh;
 }
 
+Mesh one_tet() {
+  Mesh mesh;
+  mesh.cell = CellType::tet4;
+  mesh.nodes = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  mesh.elements = {{0, 1, 2, 3, X, X, X, X}};
+  return mesh;
+}
+
 TEST(CheckElements, AcceptsTriangleAndPrismBoxesAtAnyScale) {
   for (double scale : {1.0, 1e-90, 1e90}) {
     EXPECT_NO_THROW(check_elements(make_tri_box(3, 2, 3 * scale, 2 * scale), "tri"));
@@ -165,6 +173,54 @@ TEST(CheckElements, NamesDegenerateAndFoldedPrisms) {
   const std::string message = check_error(folded);
   expect_mentions(message, "inverted");
   expect_mentions(message, "unit.msh: element 0");
+}
+
+TEST(CheckElements, AcceptsTetBoxesAtAnyScaleAndAspectRatio) {
+  for (double scale : {1.0, 1e-90, 1e90})
+    EXPECT_NO_THROW(
+        check_elements(make_tet_box(BoxSpec{3, 2, 2, 3 * scale, 2 * scale, 1e-3 * scale}), "tet"));
+  // Kuhn tetrahedra of a 1e6 x 1e-3 x 1e-3 cell are needles whose sharpest corner has a polar sine
+  // of 1e-18: the least sharp corner decides.
+  EXPECT_NO_THROW(check_elements(make_tet_box(BoxSpec{4, 1, 1, 4e6, 1e-3, 1e-3}), "aspect ratio 1e9"));
+  EXPECT_NO_THROW(check_elements(one_tet(), "unit"));
+}
+
+TEST(CheckElements, NamesAnInvertedTet) {
+  Mesh mesh = one_tet();
+  mesh.elements[0] = {0, 2, 1, 3, X, X, X, X};  // 0 1 2 clockwise seen from vertex 3
+  expect_mentions(check_error(mesh),
+                  "unit.msh: element 0 (nodes 0 2 1 3): det J = -1 (inverted element: vertices 0 1 2 turn "
+                  "clockwise seen from vertex 3)");
+  mesh = one_tet();
+  mesh.nodes[3] = {0.2, 0.3, -2};  // the apex pushed through the base
+  expect_mentions(check_error(mesh), "det J = -2 (inverted element");
+}
+
+TEST(CheckElements, NamesDegenerateTets) {
+  Mesh mesh = one_tet();
+  mesh.nodes[3] = {0.4, 0.4, 0};  // in the base's plane
+  expect_mentions(check_error(mesh), "unit.msh: element 0 (nodes 0 1 2 3): det J = 0 (degenerate element)");
+  mesh = one_tet();
+  mesh.elements[0][3] = 1;  // coincident vertices
+  expect_mentions(check_error(mesh), "(degenerate element)");
+  // Flat and rotated: the four points on the plane x + y + z = 1.5 up to rounding.
+  mesh = one_tet();
+  mesh.nodes = {{0.1, 0.7, 0.7}, {1.3, 0.1, 0.1}, {0.2, 1.1, 0.2}, {0.5, 0.5, 0.5}};
+  for (auto& p : mesh.nodes) {
+    const double s = (p[0] + p[1] + p[2] - 1.5) / 3;
+    p = {p[0] - s, p[1] - s, p[2] - s};
+  }
+  const std::string flat = check_error(mesh);
+  EXPECT_TRUE(flat.find("degenerate") != std::string::npos || flat.find("inverted") != std::string::npos)
+      << flat;
+  // A sliver: all four vertices within 1e-15 of one plane, flat at every corner.
+  mesh = one_tet();
+  mesh.nodes = {{0, 0, 0}, {1, 0, 1e-15}, {1, 1, 0}, {0, 1, 1e-15}};
+  expect_mentions(check_error(mesh), "degenerate");
+  // A needle 1e9 times longer than wide is thin, not flat.
+  mesh = one_tet();
+  mesh.nodes = {{0, 0, 0}, {1e9, 0, 0}, {1e9, 1, 0}, {1e9, 0, 1}};
+  EXPECT_NO_THROW(check_elements(mesh, "needle"));
 }
 
 TEST(CheckElements, UnusedSlotsMustBeMinusOne) {
@@ -219,6 +275,22 @@ TEST(ElementVolume, IsExactForTrianglesAndPrisms) {
   EXPECT_NEAR(element_volume(prism, 0), fine, 1e-4);
 }
 
+TEST(ElementVolume, IsExactForTets) {
+  Mesh mesh = one_tet();
+  EXPECT_DOUBLE_EQ(element_volume(mesh, 0), 1.0 / 6);
+  for (auto& p : mesh.nodes) p = {2 * p[0] + 0.3 * p[2] + 1, 3 * p[1] - 0.2 * p[0], 4 * p[2] + 5};
+  EXPECT_NEAR(element_volume(mesh, 0), 2.0 * 3 * 4 / 6, 1e-14);  // an affine map scales by its det
+  mesh.elements[0] = {1, 0, 2, 3, X, X, X, X};
+  EXPECT_NEAR(element_volume(mesh, 0), -4.0, 1e-14);
+  // Every even permutation of the vertices keeps the volume and the verdict.
+  for (const auto& even : {std::array<ordinal_t, 4>{1, 2, 0, 3}, {0, 2, 3, 1}, {3, 2, 1, 0}, {2, 3, 0, 1}}) {
+    Mesh turned = one_tet();
+    for (int a = 0; a < 4; ++a) turned.elements[0][a] = even[a];
+    EXPECT_DOUBLE_EQ(element_volume(turned, 0), 1.0 / 6);
+    EXPECT_FALSE(element_defect(turned, 0));
+  }
+}
+
 // ---- Elements listed twice ----
 
 // mesh with element e appended again, its vertices rotated by `shift` within each group of `ring`
@@ -235,6 +307,7 @@ TEST(DuplicateElements, NoneInBoxesOfEveryFamily) {
   EXPECT_FALSE(find_duplicate_elements(make_box(BoxSpec{3, 2, 2, 3, 2, 2})));
   EXPECT_FALSE(find_duplicate_elements(make_prism_box(BoxSpec{3, 2, 2, 3, 2, 2})));
   EXPECT_FALSE(find_duplicate_elements(make_tri_box(3, 2, 3, 2)));
+  EXPECT_FALSE(find_duplicate_elements(make_tet_box(BoxSpec{3, 2, 2, 3, 2, 2})));
 }
 
 TEST(DuplicateElements, FoundInAnyVertexOrderForEveryFamily) {
@@ -249,6 +322,11 @@ TEST(DuplicateElements, FoundInAnyVertexOrderForEveryFamily) {
   const Mesh tri = with_twin(make_tri_box(3, 2, 3, 2), 0, 3, 1);
   EXPECT_EQ(find_duplicate_elements(tri), (std::pair<std::size_t, std::size_t>{0, 12}));
   expect_mentions(check_error(tri), "unit.msh: elements 0 and 12 have the same nodes (0 1 5 and 1 5 0)");
+  Mesh tet = make_tet_box(BoxSpec{3, 2, 2, 3, 2, 2});  // 72 tetrahedra
+  const auto& v = tet.elements[40];
+  tet.elements.push_back({v[1], v[2], v[0], v[3], X, X, X, X});  // an even permutation: still valid
+  EXPECT_EQ(find_duplicate_elements(tet), (std::pair<std::size_t, std::size_t>{40, 72}));
+  expect_mentions(check_error(tet), "unit.msh: elements 40 and 72 have the same nodes (");
 }
 
 TEST(DuplicateElements, NamesThePairWhoseLaterElementComesFirst) {

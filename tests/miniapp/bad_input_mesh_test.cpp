@@ -205,7 +205,7 @@ TEST(bad_input_mesh_bodies, HigherOrderDofNodesBelongToTheirBody) {
     for (int a = 0; a < 6; ++a) el[a] += shift;
     model.mesh.elements.push_back(el);
   }
-  model.dofs = kfem::prism_dof_map(model.mesh, 2);
+  model.dofs = kfem::lagrange_dof_map(model.mesh, 2);
   const auto vertices = kfem::ordinal_t(model.mesh.num_nodes());
   std::vector<kfem::ordinal_t> fixed;  // DOF nodes past the vertices: edges of the first body first
   const kfem::ordinal_t edge_of_second = model.dofs.element(2)[6];

@@ -125,7 +125,7 @@ TEST(LocalPart, EveryFamilyAndRankCount) {
       if (m == PartitionMethod::metis && !metis_available()) continue;
       check_parts(hex, vertex_dof_map(hex), ranks, m);
       check_parts(tri, vertex_dof_map(tri), ranks, m);
-      check_parts(prism, prism_dof_map(prism, 3), ranks, m);
+      check_parts(prism, lagrange_dof_map(prism, 3), ranks, m);
     }
 }
 

@@ -47,7 +47,7 @@ TEST(PrismCantilever, LoadSumsToPAtTheCentroid) {
       if (triangles) mesh = axis_along_x(mesh);
       kfem::distort(mesh, amplitude, 5);
       for (int p = 1; p <= 3; ++p) {
-        const auto dofs = kfem::prism_dof_map(mesh, p);
+        const auto dofs = kfem::lagrange_dof_map(mesh, p);
         const auto load = kfem::cantilever_load(mesh, dofs, P);
         const std::string what = (triangles ? "triangle faces" : "quad faces") + std::string(", p = ") +
                                  std::to_string(p) + ", jitter " + std::to_string(amplitude);
@@ -78,7 +78,7 @@ TEST(PrismCantilever, OrderOneQuadTipEqualsHex8) {
   const auto hex = kfem::make_box(s);
   const auto prism = kfem::make_prism_box(s);
   const auto a = kfem::cantilever_load(hex, 7.0);
-  const auto b = kfem::cantilever_load(prism, kfem::prism_dof_map(prism, 1), 7.0);
+  const auto b = kfem::cantilever_load(prism, kfem::lagrange_dof_map(prism, 1), 7.0);
   const auto c = kfem::cantilever_load(prism, 7.0);  // the vertex overload
   ASSERT_EQ(hex.num_nodes(), prism.num_nodes());
   ASSERT_EQ(a.force.size(), b.force.size());
@@ -94,7 +94,7 @@ TEST(PrismCantilever, OrderOneQuadTipEqualsHex8) {
 TEST(PrismCantilever, ClampAndTipAreDofNodesOnThePlanes) {
   const kfem::BoxSpec s{3, 2, 2, 6.0, 1.0, 1.0};
   const auto mesh = kfem::make_prism_box(s);
-  const auto dofs = kfem::prism_dof_map(mesh, 3);
+  const auto dofs = kfem::lagrange_dof_map(mesh, 3);
   const auto load = kfem::cantilever_load(mesh, dofs, 1.0);
   std::size_t at_min = 0, at_max = 0;
   for (const auto& x : dofs.positions)
@@ -117,7 +117,7 @@ TEST(PrismCantilever, Errors) {
   EXPECT_THROW(kfem::cantilever_load(kfem::Mesh{}, 1.0), kfem::InputError);
   auto mesh = kfem::make_prism_box({1, 1, 1, 1.0, 1.0, 1.0});
   mesh.nodes[1][0] = 1.5;  // one node alone on x = xmax
-  EXPECT_THROW(kfem::cantilever_load(mesh, kfem::prism_dof_map(mesh, 2), 1.0), kfem::InputError);
+  EXPECT_THROW(kfem::cantilever_load(mesh, kfem::lagrange_dof_map(mesh, 2), 1.0), kfem::InputError);
 }
 
 TEST(Timoshenko, Formula) {

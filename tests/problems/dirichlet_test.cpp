@@ -12,7 +12,7 @@
 #include "backends.hpp"
 #include "kfem/core/error.hpp"
 #include "kfem/dofs/dof_map.hpp"
-#include "kfem/fe/prism_basis.hpp"
+#include "kfem/fe/lagrange_basis.hpp"
 #include "kfem/mesh/box.hpp"
 #include "kfem/problems/boundary_conditions.hpp"
 #include "kfem/solve/solver.hpp"
@@ -92,7 +92,7 @@ TEST(DofNodesOn, HighOrderPrismFaces) {
   const kfem::Mesh mesh = kfem::make_prism_box({3, 2, 2, 3.0, 2.0, 2.0});
   for (int p = 1; p <= 3; ++p)
     for (const char* side : {"xmax", "ymin", "zmax"}) {
-      const auto dofs = kfem::prism_dof_map(mesh, p);
+      const auto dofs = kfem::lagrange_dof_map(mesh, p);
       const auto on = kfem::dof_nodes_on(mesh, dofs, mesh.node_sets.at(side));
       const int axis = side[0] - 'x';
       const double plane = side[1] == 'm' && side[2] == 'a' ? (axis == 0 ? 3.0 : 2.0) : 0.0;

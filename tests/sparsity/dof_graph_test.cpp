@@ -91,7 +91,7 @@ TYPED_TEST(Sparsity, BothNeighbourAlgorithmsEqualOraclePattern) {
   const Mesh tri = make_tri_box(5, 4, 1.0, 1.0);
   cases.push_back({"tri3", vertices(tri, 3), 3, ordinal_t(tri.num_nodes()), 1});
   const Mesh prisms = make_prism_box(BoxSpec{2, 2, 1, 2.0, 2.0, 1.0});
-  const DofMap p3 = prism_dof_map(prisms, 3);
+  const DofMap p3 = lagrange_dof_map(prisms, 3);
   cases.push_back({"prism p=3", p3.element_nodes, p3.nodes_per_element, p3.num_nodes, 3});
   cases.push_back({"hex8 + unused node", vertices(beam, 8), 8, ordinal_t(beam.num_nodes()) + 1, 3});
   for (const Family& c : cases)

@@ -210,7 +210,7 @@ class ElementAssembler final : public RaceDriven<Exec, Race, S> {
   static std::optional<Coloring> run_coloring(const Problem<Exec>& p) {
     constexpr ordinal_t run = MappingTraits<Mapping>::template run<Exec, S>;
     if (!Race::needs_coloring || run == 1) return std::nullopt;
-    const Mesh mesh = to_host(p.mesh, Family::cell);
+    const Mesh mesh = to_host(p.mesh);
     return greedy_coloring(mesh, run, morton_order(mesh));
   }
 

@@ -46,8 +46,9 @@ struct Build {  // the mapping does not serve the family
   template <class Ref>
   static std::unique_ptr<AssemblerBase<Exec, S>> make(const Exec&, const Problem<Exec>&, const Ref&,
                                                       const Op&, const AssemblerChoice&) {
-    throw InputError(std::string(ME::specialised ? "this mapping is a hex8 fast path"
-                                                 : "this mapping is written for prisms") +
+    throw InputError(std::string(ME::specialised
+                                     ? "this mapping is a hex8 fast path"
+                                     : "this mapping is written for P_p on prisms and tetrahedra") +
                      "; it does not serve " + Family::name + " meshes");
   }
 };
@@ -188,9 +189,9 @@ std::unique_ptr<AssemblerBase<Exec, S>> make_assembler(
 #define KFEM_MAKE_ASSEMBLER_BOTH_SCALARS(EXTERN, Exec, Family, Op) \
   KFEM_MAKE_ASSEMBLER(EXTERN, Exec, Family, double, Op)            \
   KFEM_MAKE_ASSEMBLER(EXTERN, Exec, Family, float, Op)
-#define KFEM_EXTERN_MAKE_ASSEMBLER(Exec)                                    \
-  KFEM_MAKE_ASSEMBLER_BOTH_SCALARS(extern, Exec, fe::Hex8, fe::Elasticity)  \
-  KFEM_MAKE_ASSEMBLER_BOTH_SCALARS(extern, Exec, fe::Prism, fe::Elasticity) \
+#define KFEM_EXTERN_MAKE_ASSEMBLER(Exec)                                       \
+  KFEM_MAKE_ASSEMBLER_BOTH_SCALARS(extern, Exec, fe::Hex8, fe::Elasticity)     \
+  KFEM_MAKE_ASSEMBLER_BOTH_SCALARS(extern, Exec, fe::Lagrange, fe::Elasticity) \
   KFEM_MAKE_ASSEMBLER_BOTH_SCALARS(extern, Exec, fe::Tri3, fe::Electrostatics)
 KFEM_FOR_EACH_EXEC_SPACE(KFEM_EXTERN_MAKE_ASSEMBLER)
 #undef KFEM_EXTERN_MAKE_ASSEMBLER

@@ -4,6 +4,6 @@
 #include "kfem/assembly/make_assembler.hpp"
 
 namespace kfem {
-#define KFEM_PRISM_ASSEMBLERS_DOUBLE(Exec) KFEM_MAKE_ASSEMBLER(, Exec, fe::Prism, double, fe::Elasticity)
+#define KFEM_PRISM_ASSEMBLERS_DOUBLE(Exec) KFEM_MAKE_ASSEMBLER(, Exec, fe::Lagrange, double, fe::Elasticity)
 KFEM_FOR_EACH_EXEC_SPACE(KFEM_PRISM_ASSEMBLERS_DOUBLE)
 }  // namespace kfem

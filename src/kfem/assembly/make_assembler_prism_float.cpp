@@ -4,6 +4,6 @@
 #include "kfem/assembly/make_assembler.hpp"
 
 namespace kfem {
-#define KFEM_PRISM_ASSEMBLERS_FLOAT(Exec) KFEM_MAKE_ASSEMBLER(, Exec, fe::Prism, float, fe::Elasticity)
+#define KFEM_PRISM_ASSEMBLERS_FLOAT(Exec) KFEM_MAKE_ASSEMBLER(, Exec, fe::Lagrange, float, fe::Elasticity)
 KFEM_FOR_EACH_EXEC_SPACE(KFEM_PRISM_ASSEMBLERS_FLOAT)
 }  // namespace kfem

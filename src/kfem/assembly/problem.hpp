@@ -16,6 +16,7 @@
 namespace kfem {
 template <class MemorySpace>
 struct DeviceMesh {
+  CellType cell = CellType::hex8;
   ordinal_t num_nodes = 0;
   Kokkos::View<double* [3], Kokkos::LayoutRight, MemorySpace> coords;
   Kokkos::View<ordinal_t* [8], Kokkos::LayoutRight, MemorySpace> conn;
@@ -25,6 +26,7 @@ struct DeviceMesh {
 template <class Mem>
 DeviceMesh<Mem> allocate_device_mesh(const Mesh& mesh) {
   DeviceMesh<Mem> d;
+  d.cell = mesh.cell;
   d.num_nodes = static_cast<ordinal_t>(mesh.num_nodes());
   d.coords =
       decltype(d.coords)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::coords"), mesh.num_nodes());
@@ -52,11 +54,11 @@ DeviceMesh<typename Exec::memory_space> to_device(const Exec& exec, const Mesh& 
 
 // The mesh of d back on the host: coordinates and connectivity (no node or cell sets).
 template <class MemorySpace>
-Mesh to_host(const DeviceMesh<MemorySpace>& d, CellType cell) {
+Mesh to_host(const DeviceMesh<MemorySpace>& d) {
   const auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.coords);
   const auto he = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.conn);
   Mesh m;
-  m.cell = cell;
+  m.cell = d.cell;
   m.nodes.resize(hc.extent(0));
   m.elements.resize(he.extent(0));
   for (std::size_t n = 0; n < m.nodes.size(); ++n)

@@ -255,25 +255,28 @@ HostCsr<double> assemble_reference_electrostatics(const Mesh& mesh, double permi
   return A;
 }
 
-// ---- prism P_p elasticity ---------------------------------------------------------------------
-PrismCoords prism_coords(const Mesh& mesh, std::size_t e) {
-  PrismCoords X;
-  for (int a = 0; a < 6; ++a) X[a] = mesh.nodes[mesh.elements[e][a]];
+// ---- P_p elasticity on prisms and tetrahedra ---------------------------------------------------
+CellCoords cell_coords(const Mesh& mesh, std::size_t e) {
+  CellCoords X{};
+  for (int a = 0; a < std::min(mesh.nodes_per_element(), lagrange::max_vertices); ++a)
+    X[a] = mesh.nodes[mesh.elements[e][a]];
   return X;
 }
 
 namespace {
-// B (6 x 3 nsh, row k at B[k * 3 nsh]) and w det J at quadrature point q of a prism; throws
-// InputError if det J <= 0.
-double prism_strain_matrix(const prism::Basis& basis, const PrismCoords& X, int q, std::vector<double>& B) {
+// B (6 x 3 nsh, row k at B[k * 3 nsh]) and w det J at quadrature point q of a prism or tetrahedron;
+// throws InputError if det J <= 0.
+double lagrange_strain_matrix(const lagrange::Basis& basis, const CellCoords& X, int q,
+                              std::vector<double>& B) {
   const int nsh = basis.nsh, n = 3 * nsh;
   double J[3][3] = {}, Jinv[3][3];  // J(i,j) = d x_j / d xi_i
-  for (int v = 0; v < prism::num_vertices; ++v)
+  for (int v = 0; v < basis.vertices; ++v)
     for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) J[i][j] += basis.dgeo[(q * prism::num_vertices + v) * 3 + i] * X[v][j];
+      for (int j = 0; j < 3; ++j) J[i][j] += basis.dgeo[(q * basis.vertices + v) * 3 + i] * X[v][j];
   const double det = inverse3(J, Jinv);
   if (!(det > 0.0))
-    throw InputError("prism has non-positive Jacobian determinant at quadrature point " + std::to_string(q));
+    throw InputError(std::string(cell_name(basis.cell)) +
+                     " cell has non-positive Jacobian determinant at quadrature point " + std::to_string(q));
   B.assign(6 * std::size_t(n), 0.0);
   for (int a = 0; a < nsh; ++a) {
     const double* dN = &basis.dshape[(std::size_t(q) * nsh + a) * 3];
@@ -291,15 +294,15 @@ double prism_strain_matrix(const prism::Basis& basis, const PrismCoords& X, int 
 }
 }  // namespace
 
-void reference_prism_matrix(const prism::Basis& basis, const PrismCoords& X, const Isotropic<double>& m,
-                            std::vector<double>& Ke) {
+void reference_lagrange_matrix(const lagrange::Basis& basis, const CellCoords& X, const Isotropic<double>& m,
+                               std::vector<double>& Ke) {
   const int nsh = basis.nsh, n = 3 * nsh;
   double D[6][6];
   m.voigt(D);
   Ke.assign(std::size_t(n) * n, 0.0);
   std::vector<double> B, DB(6 * std::size_t(n));
   for (int q = 0; q < basis.nq; ++q) {
-    const double wd = prism_strain_matrix(basis, X, q, B);
+    const double wd = lagrange_strain_matrix(basis, X, q, B);
     // DB = D B over D's nonzeros; then Ke += w det J B^T (DB) over B's nonzeros. A dense triple
     // loop would cost ~10 GFLOP per element at p = 7; this is ~0.75.
     std::fill(DB.begin(), DB.end(), 0.0);
@@ -326,22 +329,22 @@ void reference_prism_matrix(const prism::Basis& basis, const PrismCoords& X, con
 
 HostCsr<double> assemble_reference_elasticity(const Mesh& mesh, const DofMap& dofs,
                                               const Isotropic<double>& m) {
-  if (mesh.cell != CellType::prism6)
-    throw InputError(std::string("assemble_reference_elasticity: prism6 mesh expected, got ") +
+  if (!lagrange::has_basis(mesh.cell))
+    throw InputError(std::string("assemble_reference_elasticity: prism6 or tet4 mesh expected, got ") +
                      cell_name(mesh.cell));
-  if (dofs.order < prism::min_order || dofs.order > prism::max_order ||
-      dofs.nodes_per_element != prism::num_shape_functions(dofs.order) ||
+  if (dofs.order < lagrange::min_order || dofs.order > lagrange::max_order ||
+      dofs.nodes_per_element != lagrange::num_shape_functions(mesh.cell, dofs.order) ||
       dofs.num_elements() != mesh.num_elements())
     throw InputError("assemble_reference_elasticity: DOF map (order " + std::to_string(dofs.order) + ", " +
                      std::to_string(dofs.num_elements()) + " elements) does not fit the " +
                      std::to_string(mesh.num_elements()) + "-element mesh");
-  const prism::Basis basis = prism::tabulate(dofs.order);
+  const lagrange::Basis& basis = lagrange::tabulate(mesh.cell, dofs.order);
   HostCsr<double> A = reference_pattern(dofs.element_nodes, dofs.nodes_per_element, dofs.num_nodes, 3);
   std::vector<double> Ke;
   std::vector<ordinal_t> element_dofs(3 * std::size_t(basis.nsh));
   for (std::size_t e = 0; e < mesh.num_elements(); ++e) {
     try {
-      reference_prism_matrix(basis, prism_coords(mesh, e), m, Ke);
+      reference_lagrange_matrix(basis, cell_coords(mesh, e), m, Ke);
     } catch (const InputError& err) {
       throw InputError("element " + std::to_string(e) + ": " + err.what());
     }
@@ -432,7 +435,7 @@ ReferenceProducts element_products(std::size_t ne, int ndof, const std::vector<s
 }
 
 // ye += wd B^T D (B xe) for every vector and de += wd diag(B^T D B), B: 6 x n Voigt strains
-// (row-major, row k at B[k * n]) as hex8_strain_matrix and prism_strain_matrix write them: node a's
+// (row-major, row k at B[k * n]) as hex8_strain_matrix and lagrange_strain_matrix write them: node a's
 // columns 3a..3a+2 hold its gradient g in rows 0..2 (g0, g1, g2 on the diagonal) and the shears
 // (xy: g1 g0 0, yz: 0 g2 g1, zx: g2 0 g0). Products go through g, 9 terms per node where the dense
 // B has 18 of which 9 are zero: the zeros are never multiplied.
@@ -517,10 +520,10 @@ ReferenceProducts reference_products(const Mesh& mesh, const Isotropic<double>& 
 
 ReferenceProducts reference_products(const Mesh& mesh, const DofMap& dofs, const Isotropic<double>& m,
                                      const std::vector<std::vector<double>>& x, int threads) {
-  if (mesh.cell != CellType::prism6 || dofs.num_elements() != mesh.num_elements())
-    throw InputError(std::string("reference_products: prism6 mesh and its DOF map expected, got ") +
+  if (!lagrange::has_basis(mesh.cell) || dofs.num_elements() != mesh.num_elements())
+    throw InputError(std::string("reference_products: prism6 or tet4 mesh and its DOF map expected, got ") +
                      cell_name(mesh.cell));
-  const prism::Basis& basis = prism::tabulate(dofs.order);
+  const lagrange::Basis& basis = lagrange::tabulate(mesh.cell, dofs.order);
   double D[6][6];
   m.voigt(D);
   const std::size_t k = x.size();
@@ -534,9 +537,9 @@ ReferenceProducts reference_products(const Mesh& mesh, const DofMap& dofs, const
       gather(xe);
       std::fill(ye, ye + n * k, 0.0);
       std::fill(de, de + n, 0.0);
-      const PrismCoords X = prism_coords(mesh, e);
+      const CellCoords X = cell_coords(mesh, e);
       for (int q = 0; q < basis.nq; ++q) {
-        const double wd = element_error(e, [&] { return prism_strain_matrix(basis, X, q, B); });
+        const double wd = element_error(e, [&] { return lagrange_strain_matrix(basis, X, q, B); });
         elasticity_point(D, B.data(), n, wd, k, xe, ye, de);
       }
     };

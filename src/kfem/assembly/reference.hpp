@@ -9,7 +9,7 @@
 
 #include "kfem/dofs/dof_map.hpp"
 #include "kfem/fe/elasticity.hpp"
-#include "kfem/fe/prism_basis.hpp"
+#include "kfem/fe/lagrange_basis.hpp"
 #include "kfem/mesh/mesh.hpp"
 #include "kfem/sparsity/csr.hpp"
 
@@ -46,19 +46,20 @@ void reference_tri3_matrix(const TriCoords& X, double permittivity, double Ke[3]
 
 HostCsr<double> assemble_reference_electrostatics(const Mesh& tri3_mesh, double permittivity);
 
-// ---- prism P_p elasticity (3 DOFs per DOF node: DOF = 3 * node + component) -------------------
-using PrismCoords = std::array<std::array<double, 3>, 6>;
+// ---- P_p elasticity on prisms and tetrahedra (3 DOFs per DOF node: DOF = 3 * node + component) --
+// The cell's vertices (a tetrahedron's 4 first, the rest zero).
+using CellCoords = std::array<std::array<double, 3>, lagrange::max_vertices>;
 
-PrismCoords prism_coords(const Mesh& mesh, std::size_t e);
+CellCoords cell_coords(const Mesh& mesh, std::size_t e);
 
-// Ke ((3 nsh)^2, row-major, local DOF 3a+c for shape function a of `basis`) of the prism with
-// vertices X: sum over the quadrature points of w det J B^T D B with an explicit 6 x 3nsh B.
-// Throws InputError if det J <= 0 at a quadrature point.
-void reference_prism_matrix(const prism::Basis& basis, const PrismCoords& X, const Isotropic<double>& m,
-                            std::vector<double>& Ke);
+// Ke ((3 nsh)^2, row-major, local DOF 3a+c for shape function a of `basis`) of the prism or
+// tetrahedron (basis.cell) with vertices X: sum over the quadrature points of w det J B^T D B with an
+// explicit 6 x 3nsh B. Throws InputError if det J <= 0 at a quadrature point.
+void reference_lagrange_matrix(const lagrange::Basis& basis, const CellCoords& X, const Isotropic<double>& m,
+                               std::vector<double>& Ke);
 
-// Global stiffness of P_{dofs.order} on a prism6 mesh, on the pattern of reference_pattern(dofs).
-HostCsr<double> assemble_reference_elasticity(const Mesh& prism_mesh, const DofMap& dofs,
+// Global stiffness of P_{dofs.order} on a prism6 or tet4 mesh, on the pattern of reference_pattern(dofs).
+HostCsr<double> assemble_reference_elasticity(const Mesh& mesh, const DofMap& dofs,
                                               const Isotropic<double>& m);
 
 // ---- products with the oracle's element matrices ----------------------------------------------
@@ -73,8 +74,9 @@ struct ReferenceProducts {
 };
 ReferenceProducts reference_products(const Mesh& hex8_mesh, const Isotropic<double>& m,
                                      const std::vector<std::vector<double>>& x, int threads);
-ReferenceProducts reference_products(const Mesh& prism_mesh, const DofMap& dofs, const Isotropic<double>& m,
-                                     const std::vector<std::vector<double>>& x, int threads);
+ReferenceProducts reference_products(const Mesh& lagrange_mesh, const DofMap& dofs,
+                                     const Isotropic<double>& m, const std::vector<std::vector<double>>& x,
+                                     int threads);
 ReferenceProducts reference_products(const Mesh& tri3_mesh, double permittivity,
                                      const std::vector<std::vector<double>>& x, int threads);
 // `count` vectors of n entries, each +-[0.5, 1) at random (seeded): no entry near 0, so a wrong

@@ -93,39 +93,38 @@ template <class Tag, auto Kind, class... Families>
 using FamilyEntry = EntryOf<Tag, Kind, false, Families...>;
 
 using JR = mapping::JacobianReduction;
-using MappingRegistry =
-    std::tuple<Entry<mapping::Hex8Element, MappingKind::element, fe::Hex8>,
-               Entry<mapping::Hex8Warp<4>, MappingKind::warp4, fe::Hex8>,
-               Entry<mapping::Hex8Warp<8>, MappingKind::warp8, fe::Hex8>,
-               Entry<mapping::Hex8Ppni<4>, MappingKind::ppni4, fe::Hex8>,
-               Entry<mapping::Hex8Ppni<8>, MappingKind::ppni8, fe::Hex8>,
-               Entry<mapping::Hex8TwoKernel, MappingKind::twokernel, fe::Hex8>,
-               Entry<mapping::Hex8Warp<4, JR::scratch>, MappingKind::warp4_scratch, fe::Hex8>,
-               Entry<mapping::Hex8Warp<4, JR::atomic>, MappingKind::warp4_atomic, fe::Hex8>,
-               Entry<mapping::Hex8Warp<4, JR::vector_reduce>, MappingKind::warp4_vreduce, fe::Hex8>,
-               Entry<mapping::Hex8Sym300<1>, MappingKind::sym300, fe::Hex8>,
-               Entry<mapping::Hex8Sym300<2>, MappingKind::sym300x2, fe::Hex8>,
-               Entry<mapping::Hex8Pairs<false>, MappingKind::pairs, fe::Hex8>,
-               Entry<mapping::Hex8Pairs<true>, MappingKind::sympairs, fe::Hex8>,
-               Entry<mapping::Hex8PairsMma<false>, MappingKind::pairs_mma, fe::Hex8>,
-               Entry<mapping::Hex8PairsMma<true>, MappingKind::sympairs_mma, fe::Hex8>,
-               Entry<mapping::Hex8Owner, MappingKind::owner, fe::Hex8>,
-               Entry<mapping::Hex8Batch, MappingKind::batch, fe::Hex8>,
-               Entry<mapping::Hex8BatchOwner, MappingKind::batch_owner, fe::Hex8>,
-               Entry<mapping::Hex8BoxOwner<false>, MappingKind::box_owner, fe::Hex8>,
-               Entry<mapping::Hex8BoxOwner<true>, MappingKind::symbox_owner, fe::Hex8>,
-               Entry<mapping::ThreadPerElement, MappingKind::thread>,
-               Entry<mapping::TeamPerElement, MappingKind::team>,
-               // banas et al.'s prism integration kernels (Algorithms 3-4): generic code, listed for prisms.
-               FamilyEntry<mapping::BanasBlocks<mapping::Accumulate::registers, mapping::Jacobian::device>,
-                           MappingKind::reg_jac, fe::Prism>,
-               FamilyEntry<mapping::BanasBlocks<mapping::Accumulate::registers, mapping::Jacobian::host>,
-                           MappingKind::reg_nojac, fe::Prism>,
-               FamilyEntry<mapping::BanasBlocks<mapping::Accumulate::shared, mapping::Jacobian::device>,
-                           MappingKind::shm_jac, fe::Prism>,
-               FamilyEntry<mapping::BanasBlocks<mapping::Accumulate::shared, mapping::Jacobian::host>,
-                           MappingKind::shm_nojac, fe::Prism>,
-               FamilyEntry<mapping::GemmBlocks, MappingKind::gemm, fe::Prism>>;
+using MappingRegistry = std::tuple<
+    Entry<mapping::Hex8Element, MappingKind::element, fe::Hex8>,
+    Entry<mapping::Hex8Warp<4>, MappingKind::warp4, fe::Hex8>,
+    Entry<mapping::Hex8Warp<8>, MappingKind::warp8, fe::Hex8>,
+    Entry<mapping::Hex8Ppni<4>, MappingKind::ppni4, fe::Hex8>,
+    Entry<mapping::Hex8Ppni<8>, MappingKind::ppni8, fe::Hex8>,
+    Entry<mapping::Hex8TwoKernel, MappingKind::twokernel, fe::Hex8>,
+    Entry<mapping::Hex8Warp<4, JR::scratch>, MappingKind::warp4_scratch, fe::Hex8>,
+    Entry<mapping::Hex8Warp<4, JR::atomic>, MappingKind::warp4_atomic, fe::Hex8>,
+    Entry<mapping::Hex8Warp<4, JR::vector_reduce>, MappingKind::warp4_vreduce, fe::Hex8>,
+    Entry<mapping::Hex8Sym300<1>, MappingKind::sym300, fe::Hex8>,
+    Entry<mapping::Hex8Sym300<2>, MappingKind::sym300x2, fe::Hex8>,
+    Entry<mapping::Hex8Pairs<false>, MappingKind::pairs, fe::Hex8>,
+    Entry<mapping::Hex8Pairs<true>, MappingKind::sympairs, fe::Hex8>,
+    Entry<mapping::Hex8PairsMma<false>, MappingKind::pairs_mma, fe::Hex8>,
+    Entry<mapping::Hex8PairsMma<true>, MappingKind::sympairs_mma, fe::Hex8>,
+    Entry<mapping::Hex8Owner, MappingKind::owner, fe::Hex8>,
+    Entry<mapping::Hex8Batch, MappingKind::batch, fe::Hex8>,
+    Entry<mapping::Hex8BatchOwner, MappingKind::batch_owner, fe::Hex8>,
+    Entry<mapping::Hex8BoxOwner<false>, MappingKind::box_owner, fe::Hex8>,
+    Entry<mapping::Hex8BoxOwner<true>, MappingKind::symbox_owner, fe::Hex8>,
+    Entry<mapping::ThreadPerElement, MappingKind::thread>, Entry<mapping::TeamPerElement, MappingKind::team>,
+    // banas et al.'s prism integration kernels (Algorithms 3-4): generic code, listed for P_p (prisms, tets).
+    FamilyEntry<mapping::BanasBlocks<mapping::Accumulate::registers, mapping::Jacobian::device>,
+                MappingKind::reg_jac, fe::Lagrange>,
+    FamilyEntry<mapping::BanasBlocks<mapping::Accumulate::registers, mapping::Jacobian::host>,
+                MappingKind::reg_nojac, fe::Lagrange>,
+    FamilyEntry<mapping::BanasBlocks<mapping::Accumulate::shared, mapping::Jacobian::device>,
+                MappingKind::shm_jac, fe::Lagrange>,
+    FamilyEntry<mapping::BanasBlocks<mapping::Accumulate::shared, mapping::Jacobian::host>,
+                MappingKind::shm_nojac, fe::Lagrange>,
+    FamilyEntry<mapping::GemmBlocks, MappingKind::gemm, fe::Lagrange>>;
 // Every mapping has what its kind needs (MappingTraits::check names what a tag lacks).
 template <class... E>
 constexpr bool mappings_complete(std::tuple<E...>*) {
@@ -166,14 +165,14 @@ template <class E>
 struct is_generic : std::bool_constant<!E::specialised && E::every_family> {};
 template <class E>
 struct is_prism_integration
-    : std::bool_constant<!E::specialised && !E::every_family && E::template serves<fe::Prism>> {};
+    : std::bool_constant<!E::specialised && !E::every_family && E::template serves<fe::Lagrange>> {};
 using FastPathRegistry = filter_entries<is_fast_path, MappingRegistry>::type;
 // Generic mappings that serve every family (thread, team).
 using GenericMappingRegistry = filter_entries<is_generic, MappingRegistry>::type;
 // Generic mappings written for the prism integration study (banas: REG/SHM x JAC/NOJAC, GEMM).
 using PrismMappingRegistry = filter_entries<is_prism_integration, MappingRegistry>::type;
 // The (family, operator) pairs kfem solves.
-using FamilyRegistry = std::tuple<fe::Tri3, fe::Hex8, fe::Prism>;
+using FamilyRegistry = std::tuple<fe::Tri3, fe::Hex8, fe::Lagrange>;
 
 // Calls f(entry) for every entry of a registry (entry::type is the tag, entry::kind its kind).
 template <class Registry, class F>

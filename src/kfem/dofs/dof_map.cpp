@@ -1,7 +1,7 @@
-// DOF numbering of P_p on linear prism meshes. Shared edges and faces are found by hashing their
-// sorted global vertex ids; a node on such an entity gets its index inside the entity from its
-// lattice position expressed in those sorted global vertices, so every element that sees the entity
-// derives the same index whatever its local vertex order (rotations, flips, renumbering).
+// DOF numbering of P_p on linear prism and tetrahedron meshes. Shared edges and faces are found by hashing
+// their sorted global vertex ids; a node on such an entity gets its index inside the entity from its lattice
+// position expressed in those sorted global vertices, so every element that sees the entity derives the same
+// index whatever its local vertex order (rotations, flips, renumbering).
 #include "kfem/dofs/dof_map.hpp"
 
 #include <algorithm>
@@ -12,12 +12,10 @@
 #include <unordered_map>
 
 #include "kfem/core/error.hpp"
-#include "kfem/fe/prism_basis.hpp"
+#include "kfem/fe/lagrange_basis.hpp"
 
 namespace kfem {
 namespace {
-constexpr int kEdges = 9, kFaces = 5;
-
 void check_vertices(const Mesh& mesh) {
   const int npe = mesh.nodes_per_element();
   const auto nv = ordinal_t(mesh.num_nodes());
@@ -34,26 +32,24 @@ void check_vertices(const Mesh& mesh) {
 // weights on quadrilaterals). Interior nodes keep their rank among the element's interior nodes.
 struct LocalNode {
   int dim = 0, entity = 0;
-  std::array<int, 4> w{};  // per vertex of the entity, in prism::edges()/faces() order
+  std::array<int, 4> w{};  // per vertex of the entity, in lagrange::edges()/faces() order
   int rank = 0;            // interior nodes only
 };
 
-std::vector<LocalNode> local_nodes(const prism::Basis& b) {
+std::vector<LocalNode> local_nodes(const lagrange::Basis& b) {
   const int p = b.order;
   std::vector<LocalNode> out(b.nsh);
   int interior = 0;
   for (int a = 0; a < b.nsh; ++a) {
     LocalNode& n = out[a];
     n.dim = b.entity_dim[a], n.entity = b.entity[a];
-    // The equispaced nodes are lattice points: exact integers after scaling by p.
-    const auto& x = b.points[a];
-    const int i = int(std::lround(p * x[0])), j = int(std::lround(p * x[1])), k = int(std::lround(p * x[2]));
-    const int tri[3] = {p - i - j, i, j}, lev[2] = {p - k, k};
-    auto weight = [&](int v) { return tri[v % 3] * lev[v / 3]; };
+    // The equispaced nodes are lattice points: p^2 N_v is an exact integer there.
+    const auto N = lagrange::vertex_functions(b.cell, b.points[a]);
+    auto weight = [&](int v) { return int(std::lround(p * p * N[v])); };
     if (n.dim == 1) {
-      for (int c = 0; c < 2; ++c) n.w[c] = weight(prism::edges()[n.entity][c]);
+      for (int c = 0; c < 2; ++c) n.w[c] = weight(lagrange::edges(b.cell)[n.entity][c]);
     } else if (n.dim == 2) {
-      const auto& f = prism::faces()[n.entity];
+      const auto& f = lagrange::faces(b.cell)[n.entity];
       for (std::size_t c = 0; c < f.size(); ++c) n.w[c] = weight(f[c]);
     } else if (n.dim == 3) {
       n.rank = interior++;
@@ -128,22 +124,23 @@ DofMap vertex_dof_map(const Mesh& mesh) {
   return m;
 }
 
-DofMap prism_dof_map(const Mesh& mesh, int order) {
-  if (mesh.cell != CellType::prism6)
-    throw InputError(std::string("prism dof map: the mesh has ") + cell_name(mesh.cell) +
-                     " cells, not prism6");
-  const prism::Basis& b = prism::tabulate(order);  // validates the order
+DofMap lagrange_dof_map(const Mesh& mesh, int order) {
+  if (!lagrange::has_basis(mesh.cell))
+    throw InputError(std::string("P_p dof map: the mesh has ") + cell_name(mesh.cell) +
+                     " cells, not prism6 or tet4");
+  const lagrange::Basis& b = lagrange::tabulate(mesh.cell, order);  // validates the order
   if (order == 1) return vertex_dof_map(mesh);
   check_vertices(mesh);
 
-  const int p = order, nsh = b.nsh;
+  const int p = order, nsh = b.nsh, nvert = b.vertices;
   const std::size_t ne = mesh.num_elements();
   const std::vector<LocalNode> local = local_nodes(b);
-  const auto& edges = prism::edges();
-  const auto& faces = prism::faces();
+  const auto& edges = lagrange::edges(mesh.cell);
+  const auto& faces = lagrange::faces(mesh.cell);
+  const std::size_t n_edges = edges.size(), n_faces = faces.size();
 
   // Pass 1: global edge and face ids, in order of first appearance (element by element).
-  std::vector<ordinal_t> elem_edge(ne * kEdges), elem_face(ne * kFaces);
+  std::vector<ordinal_t> elem_edge(ne * n_edges), elem_face(ne * n_faces);
   std::unordered_map<std::uint64_t, ordinal_t, EdgeHash> edge_id;
   std::unordered_map<FaceKey, ordinal_t, FaceHash> face_id;
   edge_id.reserve(ne * 4);
@@ -151,27 +148,28 @@ DofMap prism_dof_map(const Mesh& mesh, int order) {
   std::vector<char> face_is_quad;
   for (std::size_t e = 0; e < ne; ++e) {
     const auto& ev = mesh.elements[e];
-    for (int i = 0; i < kEdges; ++i) {
+    for (std::size_t i = 0; i < n_edges; ++i) {
       ordinal_t a = ev[edges[i][0]], c = ev[edges[i][1]];
       if (a > c) std::swap(a, c);
       const auto key = (std::uint64_t(std::uint32_t(a)) << 32) | std::uint32_t(c);
-      elem_edge[e * kEdges + i] = edge_id.try_emplace(key, ordinal_t(edge_id.size())).first->second;
+      elem_edge[e * n_edges + i] = edge_id.try_emplace(key, ordinal_t(edge_id.size())).first->second;
     }
-    for (int f = 0; f < kFaces; ++f) {
+    for (std::size_t f = 0; f < n_faces; ++f) {
       const auto& fv = faces[f];
       FaceKey key{{-1, -1, -1, -1}};
       for (std::size_t c = 0; c < fv.size(); ++c) key.v[c] = ev[fv[c]];
       std::sort(key.v.begin(), key.v.begin() + std::ptrdiff_t(fv.size()));
       const auto [it, added] = face_id.try_emplace(key, ordinal_t(face_id.size()));
       if (added) face_is_quad.push_back(fv.size() == 4);
-      elem_face[e * kFaces + f] = it->second;
+      elem_face[e * n_faces + f] = it->second;
     }
   }
 
   // Global id ranges: vertices, edges (p-1 nodes each), faces, interiors.
   const std::int64_t nv = std::int64_t(mesh.num_nodes()), nedge = std::int64_t(edge_id.size());
   const std::int64_t per_edge = p - 1, per_tri = (p - 1) * (p - 2) / 2, per_quad = (p - 1) * (p - 1);
-  const std::int64_t per_cell = std::int64_t(nsh) - 6 - 9 * per_edge - 2 * per_tri - 3 * per_quad;
+  std::int64_t per_cell = std::int64_t(nsh) - nvert - std::int64_t(n_edges) * per_edge;
+  for (const auto& f : faces) per_cell -= f.size() == 4 ? per_quad : per_tri;
   std::vector<std::int64_t> face_first(face_is_quad.size() + 1);
   face_first[0] = nv + nedge * per_edge;
   for (std::size_t f = 0; f < face_is_quad.size(); ++f)
@@ -179,7 +177,7 @@ DofMap prism_dof_map(const Mesh& mesh, int order) {
   const std::int64_t cell_first = face_first.back();
   const std::int64_t total = cell_first + std::int64_t(ne) * per_cell;
   if (total > std::numeric_limits<ordinal_t>::max())
-    throw InputError("prism dof map: " + std::to_string(total) + " DOF nodes exceed the 32-bit ids");
+    throw InputError("P_p dof map: " + std::to_string(total) + " DOF nodes exceed the 32-bit ids");
 
   DofMap m;
   m.order = p;
@@ -192,8 +190,8 @@ DofMap prism_dof_map(const Mesh& mesh, int order) {
   std::copy(mesh.nodes.begin(), mesh.nodes.end(), m.positions.begin());
 
   // Reference vertex functions at every local node (the geometry map of the physical positions).
-  std::vector<std::array<double, prism::num_vertices>> geo(nsh);
-  for (int a = 0; a < nsh; ++a) geo[a] = prism::vertex_functions(b.points[a]);
+  std::vector<std::array<double, lagrange::max_vertices>> geo(nsh);
+  for (int a = 0; a < nsh; ++a) geo[a] = lagrange::vertex_functions(mesh.cell, b.points[a]);
 
   // Pass 2: every local node's global id, and the positions of the non-vertex nodes.
   for (std::size_t e = 0; e < ne; ++e) {
@@ -206,11 +204,11 @@ DofMap prism_dof_map(const Mesh& mesh, int order) {
         g = ev[n.entity];
       } else if (n.dim == 1) {
         const auto& lv = edges[n.entity];
-        g = nv + std::int64_t(elem_edge[e * kEdges + n.entity]) * per_edge +
+        g = nv + std::int64_t(elem_edge[e * n_edges + n.entity]) * per_edge +
             edge_index({ev[lv[0]], ev[lv[1]]}, n.w, p);
       } else if (n.dim == 2) {
         const auto& lv = faces[n.entity];
-        const std::int64_t first = face_first[elem_face[e * kFaces + n.entity]];
+        const std::int64_t first = face_first[elem_face[e * n_faces + n.entity]];
         if (lv.size() == 3)
           g = first + triangle_index({ev[lv[0]], ev[lv[1]], ev[lv[2]]}, n.w, p);
         else
@@ -222,7 +220,7 @@ DofMap prism_dof_map(const Mesh& mesh, int order) {
       if (n.dim > 0) {
         auto& x = m.positions[g];
         x = {0.0, 0.0, 0.0};
-        for (int v = 0; v < prism::num_vertices; ++v)
+        for (int v = 0; v < nvert; ++v)
           for (int k = 0; k < 3; ++k) x[k] += geo[a][v] * mesh.nodes[ev[v]][k];
       }
     }

@@ -1,7 +1,7 @@
 // Element -> global DOF-node map: which global shape function each local shape function of an
-// element is. For tri3, hex8 and prisms of order 1 the DOF nodes are the mesh vertices themselves
-// (natural numbering: DOF = components * vertex + component). For prisms of order p >= 2 kfem
-// numbers the P_p space on the linear prism mesh: vertices first (in mesh order), then edge, face
+// element is. For order 1 (tri3, hex8, prism6, tet4) the DOF nodes are the mesh vertices themselves
+// (natural numbering: DOF = components * vertex + component). For prisms and tetrahedra of order
+// p >= 2 kfem numbers the P_p space on the linear mesh: vertices first (in mesh order), then edge, face
 // and interior nodes; elements sharing an edge or face share its nodes whatever their orientation.
 // Edges and faces are numbered in order of first appearance (element by element, local basix
 // order), the nodes inside one in a canonical order fixed by its sorted global vertex ids, the
@@ -34,7 +34,7 @@ struct DofMap {
 // The mesh vertices as DOF nodes (any family, order 1).
 DofMap vertex_dof_map(const Mesh& mesh);
 
-// P_p on a prism6 mesh, p = 1..7 (p = 1 gives vertex_dof_map). Throws InputError for another
-// family or order.
-DofMap prism_dof_map(const Mesh& mesh, int order);
+// P_p on a prism6 or tet4 mesh, p = 1..7 (p = 1 gives vertex_dof_map). Throws InputError for another
+// cell or order.
+DofMap lagrange_dof_map(const Mesh& mesh, int order);
 }  // namespace kfem

@@ -6,7 +6,7 @@
 #include <map>
 #include <stdexcept>
 
-#include "kfem/fe/prism_basis.hpp"
+#include "kfem/fe/lagrange_basis.hpp"
 
 namespace kfem {
 namespace {
@@ -40,21 +40,22 @@ std::vector<Lattice> vtk_lattice(int p) {
 }  // namespace
 
 std::vector<std::array<double, 3>> vtk_lagrange_wedge_points(int p) {
-  prism::tabulate(p);  // validates p
+  lagrange::tabulate(CellType::prism6, p);  // validates p
   std::vector<std::array<double, 3>> out;
   for (const Lattice& x : vtk_lattice(p))
     out.push_back({double(x[0]) / p, double(x[1]) / p, double(x[2]) / p});
   return out;
 }
 
-std::vector<int> vtk_lagrange_wedge_to_local(int p) {
-  const prism::Basis& b = prism::tabulate(p);
+namespace {
+// vtk_to_local for VTK's lattice points of a cell of order p: each matched to basix's node there.
+std::vector<int> match_basix(CellType cell, int p, const std::vector<Lattice>& vtk) {
+  const lagrange::Basis& b = lagrange::tabulate(cell, p);
   std::map<Lattice, int> local;
   for (int a = 0; a < b.nsh; ++a) {
     const auto& x = b.points[a];
     local[{int(std::lround(p * x[0])), int(std::lround(p * x[1])), int(std::lround(p * x[2]))}] = a;
   }
-  const std::vector<Lattice> vtk = vtk_lattice(p);
   if (vtk.size() != std::size_t(b.nsh) || local.size() != std::size_t(b.nsh))
     throw std::logic_error("vtk_lagrange: point counts differ from N_sh");
   std::vector<int> out;
@@ -65,5 +66,26 @@ std::vector<int> vtk_lagrange_wedge_to_local(int p) {
     out.push_back(it->second);
   }
   return out;
+}
+}  // namespace
+
+std::vector<int> vtk_lagrange_wedge_to_local(int p) {
+  lagrange::tabulate(CellType::prism6, p);  // validates p
+  return match_basix(CellType::prism6, p, vtk_lattice(p));
+}
+
+std::vector<int> vtk_quadratic_tetra_to_local() {
+  // Vertices, then the midpoints of edges 0-1, 1-2, 2-0, 0-3, 1-3, 2-3 (lattice of order 2).
+  return match_basix(CellType::tet4, 2,
+                     {{0, 0, 0},
+                      {2, 0, 0},
+                      {0, 2, 0},
+                      {0, 0, 2},
+                      {1, 0, 0},
+                      {1, 1, 0},
+                      {0, 1, 0},
+                      {0, 0, 1},
+                      {1, 0, 1},
+                      {0, 1, 1}});
 }
 }  // namespace kfem

@@ -2,7 +2,7 @@
 #include "kfem/fe/family.hpp"
 
 #include "kfem/fe/hex8.hpp"
-#include "kfem/fe/prism_basis.hpp"
+#include "kfem/fe/lagrange_basis.hpp"
 
 namespace kfem::fe {
 HostReference host_reference(Tri3) {
@@ -23,8 +23,13 @@ HostReference host_reference(Hex8) {
   return r;
 }
 
-HostReference host_reference(Prism, int order) {
-  const prism::Basis b = prism::tabulate(order);
-  return {order, b.nsh, b.nq, 3, prism::num_vertices, b.weights, b.dgeo, b.dshape};
+HostReference host_reference(Lagrange, CellType cell, int order) {
+  const lagrange::Basis& b = lagrange::tabulate(cell, order);
+  constexpr int V = Lagrange::vertices;
+  std::vector<double> dgeo(std::size_t(b.nq) * V * 3, 0.0);
+  for (int q = 0; q < b.nq; ++q)
+    for (int v = 0; v < b.vertices; ++v)
+      for (int k = 0; k < 3; ++k) dgeo[(q * V + v) * 3 + k] = b.dgeo[(q * b.vertices + v) * 3 + k];
+  return {order, b.nsh, b.nq, 3, V, b.weights, dgeo, b.dshape};
 }
 }  // namespace kfem::fe

@@ -2,8 +2,9 @@
 // vertices of its geometry map, shape functions and quadrature points per element) plus its
 // reference data, tabulated once on the host: quadrature weights, reference gradients of the
 // vertex functions (the geometry map) and of the shape functions at every quadrature point.
-// hex8 and tri3 have compile-time extents, so generic kernels' loops unroll for them; prisms of
-// order p = 1..7 know theirs at run time (N_sh = 6..288, N_Q = 6..336, tabulated by basix).
+// hex8 and tri3 have compile-time extents, so generic kernels' loops unroll for them; Lagrange P_p
+// (p = 1..7) on prisms and tetrahedra knows its cell and extents at run time (N_sh = 4..288,
+// N_Q = 1..336, tabulated by basix): one set of kernels for both cells.
 #pragma once
 #include <Kokkos_Core.hpp>
 #include <string>
@@ -24,10 +25,13 @@ struct Hex8 {
   static constexpr int dim = 3, vertices = 8, nodes = 8, qp = 8;
   static constexpr const char* name = "hex8";
 };
-struct Prism {  // order p = 1..7 on a mesh of linear prisms
-  static constexpr CellType cell = CellType::prism6;
+// Order p = 1..7 on a mesh of linear prisms (prism6) or tetrahedra (tet4: tet4 is p = 1, tet10 p = 2).
+// `vertices` is the prism's 6: a tetrahedron's reference tables carry two more vertex functions, zero
+// everywhere, and its elements two more vertices at its vertex 0, so the geometry step needs no
+// branch on the cell.
+struct Lagrange {
   static constexpr int dim = 3, vertices = 6, nodes = dynamic, qp = dynamic;
-  static constexpr const char* name = "prism";
+  static constexpr const char* name = "prism/tet";
 };
 
 // Reference data on the host, in double: the family's one tabulation.
@@ -37,9 +41,11 @@ struct HostReference {
   std::vector<double> dgeo;    // nq x vertices x dim
   std::vector<double> dshape;  // nq x nsh x dim
 };
-HostReference host_reference(Tri3);              // one point at the centroid (gradients are constant)
-HostReference host_reference(Hex8);              // 2x2x2 Gauss-Legendre, isoparametric
-HostReference host_reference(Prism, int order);  // basix: P_p, triangle rule 2p x Gauss-Legendre p+1
+HostReference host_reference(Tri3);  // one point at the centroid (gradients are constant)
+HostReference host_reference(Hex8);  // 2x2x2 Gauss-Legendre, isoparametric
+// basix: P_p on prism6 (triangle rule 2p x Gauss-Legendre p+1) or tet4 (rule of degree 2(p-1)),
+// vertices = Lagrange::vertices (a tetrahedron's last two vertex functions zero).
+HostReference host_reference(Lagrange, CellType cell, int order);
 
 // The same data on the device in scalar S, read by the generic kernels.
 template <class Family, class S, class MemorySpace>
@@ -103,7 +109,8 @@ void with_family(CellType cell, F&& f) {
     case CellType::hex8:
       return f(fe::Hex8{});
     case CellType::prism6:
-      return f(fe::Prism{});
+    case CellType::tet4:
+      return f(fe::Lagrange{});
   }
 }
 }  // namespace kfem::fe

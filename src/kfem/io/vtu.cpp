@@ -36,6 +36,8 @@ int vtk_fixed_nodes(int type) {
       return 6;
     case 14:  // pyramid
       return 5;
+    case 24:  // quadratic tetra
+      return 10;
     default:
       return 0;
   }
@@ -189,6 +191,7 @@ void write_mesh(const std::string& path, const Mesh& mesh, const std::vector<Fie
   constexpr int kWedge[8] = {0, 2, 1, 3, 5, 4, 6, 7};  // Gmsh prism -> VTK_WEDGE
   const int* order = mesh.cell == CellType::prism6 ? kWedge : kIdentity;
   const int type = mesh.cell == CellType::tri3     ? vtk_triangle
+                   : mesh.cell == CellType::tet4   ? vtk_tetra
                    : mesh.cell == CellType::prism6 ? vtk_wedge
                                                    : vtk_hexahedron;
   write_grid(

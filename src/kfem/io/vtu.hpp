@@ -24,6 +24,8 @@ struct VtuField {
 inline constexpr int vtk_triangle = 5;
 inline constexpr int vtk_hexahedron = 12;
 inline constexpr int vtk_wedge = 13;
+inline constexpr int vtk_tetra = 10;
+inline constexpr int vtk_quadratic_tetra = 24;
 inline constexpr int vtk_lagrange_wedge = 73;
 
 // ASCII VTU of the points, cells and point fields (Scalars/Vectors attributes name the first 1-
@@ -38,7 +40,8 @@ inline constexpr int vtk_lagrange_wedge = 73;
 void write_vtu(const std::string& path, const std::vector<std::array<double, 3>>& points,
                const VtuCells& cells, const std::vector<VtuField>& fields);
 
-// The mesh's cells: VTK_TRIANGLE (5) for tri3, VTK_HEXAHEDRON (12) for hex8 (Gmsh's order is VTK's),
+// The mesh's cells: VTK_TRIANGLE (5) for tri3, VTK_TETRA (10) for tet4 and VTK_HEXAHEDRON (12) for
+// hex8 (Gmsh's order is VTK's),
 // VTK_WEDGE (13) for prism6 with nodes (0 2 1 3 5 4): VTK's wedge has its base triangle turned the
 // other way round (its normal points away from the top face), so copying Gmsh's order would show
 // negative volumes. displacement: 3 per node (PointData "displacement"), or empty for the mesh

@@ -1,4 +1,5 @@
-// Structured box generators (hex, prism, triangle), the paper's mesh sizes, and the seeded node jitter.
+// Structured box generators (hex, prism, tetrahedron, triangle), the paper's mesh sizes, and the
+// seeded node jitter.
 #include "kfem/mesh/box.hpp"
 
 #include <algorithm>
@@ -17,7 +18,13 @@ namespace {
 constexpr int kHexEdges[12][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {4, 5}, {5, 6},
                                   {6, 7}, {7, 4}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
 constexpr int kPrismEdges[9][2] = {{0, 1}, {1, 2}, {2, 0}, {3, 4}, {4, 5}, {5, 3}, {0, 3}, {1, 4}, {2, 5}};
+constexpr int kTetEdges[6][2] = {{0, 1}, {1, 2}, {2, 0}, {0, 3}, {1, 3}, {2, 3}};
 constexpr int kTriEdges[3][2] = {{0, 1}, {1, 2}, {2, 0}};
+
+// Cells per box hexahedron (tri3: per square).
+int cells_per_hex(CellType cell) {
+  return cell == CellType::tet4 ? 6 : cell == CellType::hex8 ? 1 : 2;
+}
 
 // Uniform in [-1, 1) from the top 53 bits: the same doubles on every standard library.
 double uniform_pm1(std::mt19937_64& rng) {
@@ -84,6 +91,8 @@ std::vector<double> local_edge_length(const Mesh& mesh) {
   switch (mesh.cell) {
     case CellType::tri3:
       return local_edge_length(mesh, kTriEdges);
+    case CellType::tet4:
+      return local_edge_length(mesh, kTetEdges);
     case CellType::prism6:
       return local_edge_length(mesh, kPrismEdges);
     case CellType::hex8:
@@ -112,15 +121,8 @@ BoxSpec paper_mesh(int index) {
 }
 
 std::int64_t box_num_elements(const BoxSpec& s, CellType cell) {
-  switch (cell) {
-    case CellType::tri3:
-      return 2 * std::int64_t(s.nx) * s.ny;
-    case CellType::prism6:
-      return 2 * std::int64_t(s.nx) * s.ny * s.nz;
-    case CellType::hex8:
-      break;
-  }
-  return std::int64_t(s.nx) * s.ny * s.nz;
+  if (cell == CellType::tri3) return 2 * std::int64_t(s.nx) * s.ny;
+  return cells_per_hex(cell) * std::int64_t(s.nx) * s.ny * s.nz;
 }
 
 std::int64_t box_num_nodes(const BoxSpec& s, CellType cell) {
@@ -136,7 +138,7 @@ std::string box_count_error(const BoxSpec& s, CellType cell) {
            (flat ? "" : " x " + std::to_string(s.nz));
   // In double: three int32 factors can overflow int64, and only the comparison with 2^31 - 1 must be exact.
   const double nz = flat ? 1 : s.nz, limit = std::numeric_limits<ordinal_t>::max();
-  const double elements = double(s.nx) * s.ny * nz * (cell == CellType::hex8 ? 1 : 2);
+  const double elements = double(s.nx) * s.ny * nz * (flat ? 2 : cells_per_hex(cell));
   const double nodes = (double(s.nx) + 1) * (double(s.ny) + 1) * (flat ? 1 : nz + 1);
   const auto exceed = [&](double n, const char* what) {
     char buf[32];
@@ -155,6 +157,7 @@ std::string box_count_error(const BoxSpec& s, CellType cell) {
 Mesh make_box(const BoxSpec& s, CellType cell) {
   if (cell == CellType::tri3) return make_tri_box(s.nx, s.ny, s.lx, s.ly);
   if (cell == CellType::prism6) return make_prism_box(s);
+  if (cell == CellType::tet4) return make_tet_box(s);
   check_spec(s, cell);
   Mesh mesh = grid_nodes(s, false);
   mesh.cell = CellType::hex8;
@@ -171,12 +174,20 @@ Mesh make_box(const BoxSpec& s, CellType cell) {
   return mesh;
 }
 
-Mesh make_prism_box(const BoxSpec& s) {
-  check_spec(s, CellType::prism6);
+namespace {
+// A checked spec's grid nodes, with room for its cells of type `cell` (each box hexahedron split).
+Mesh split_box_skeleton(const BoxSpec& s, CellType cell) {
+  check_spec(s, cell);
   Mesh mesh = grid_nodes(s, false);
-  mesh.cell = CellType::prism6;
+  mesh.cell = cell;
+  mesh.elements.resize(box_num_elements(s, cell));
+  return mesh;
+}
+}  // namespace
+
+Mesh make_prism_box(const BoxSpec& s) {
+  Mesh mesh = split_box_skeleton(s, CellType::prism6);
   const std::int64_t px = s.nx + 1, py = s.ny + 1;
-  mesh.elements.resize(box_num_elements(s, CellType::prism6));
   const auto id = [&](ordinal_t i, ordinal_t j, ordinal_t k) { return ordinal_t(i + px * (j + py * k)); };
   for (ordinal_t k = 0; k < s.nz; ++k)
     for (ordinal_t j = 0; j < s.ny; ++j)
@@ -198,6 +209,37 @@ Mesh make_prism_box(const BoxSpec& s) {
                                 id(i, j + 1, k + 1),
                                 kUnused,
                                 kUnused};
+      }
+  name_domain(mesh);
+  return mesh;
+}
+
+Mesh make_tet_box(const BoxSpec& s) {
+  Mesh mesh = split_box_skeleton(s, CellType::tet4);
+  const std::int64_t px = s.nx + 1, py = s.ny + 1;
+  // Corner offsets (i, j, k) of each tetrahedron in its hexahedron: the path 000 -> e_a -> e_a + e_b
+  // -> 111 along the axes a, b, c of one permutation, with vertices 1 and 2 swapped for the odd
+  // permutations (det J = the permutation's sign before the swap).
+  constexpr int kTets[6][4][3] = {
+      {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {1, 1, 1}},  // x y z
+      {{0, 0, 0}, {1, 0, 1}, {1, 0, 0}, {1, 1, 1}},  // x z y
+      {{0, 0, 0}, {1, 1, 0}, {0, 1, 0}, {1, 1, 1}},  // y x z
+      {{0, 0, 0}, {0, 1, 0}, {0, 1, 1}, {1, 1, 1}},  // y z x
+      {{0, 0, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}},  // z x y
+      {{0, 0, 0}, {0, 1, 1}, {0, 0, 1}, {1, 1, 1}},  // z y x
+  };
+  for (ordinal_t k = 0; k < s.nz; ++k)
+    for (ordinal_t j = 0; j < s.ny; ++j)
+      for (ordinal_t i = 0; i < s.nx; ++i) {
+        const std::int64_t e = 6 * (i + std::int64_t(s.nx) * (j + std::int64_t(s.ny) * k));
+        for (int t = 0; t < 6; ++t) {
+          auto& el = mesh.elements[e + t];
+          el.fill(kUnused);
+          for (int a = 0; a < 4; ++a) {
+            const int* d = kTets[t][a];
+            el[a] = ordinal_t(i + d[0] + px * (j + d[1] + py * (k + d[2])));
+          }
+        }
       }
   name_domain(mesh);
   return mesh;

@@ -1,5 +1,6 @@
 // Gmsh MSH 4.1 ASCII reader (a line-aware tokenizer over the whole file, so every error can
-// name its line) and writer, for tri3, prism6 and hex8 meshes and their physical groups.
+// name its line) and writer, for tri3, tet4 (also read from tet10), prism6 and hex8 meshes and
+// their physical groups.
 #include "kfem/mesh/gmsh.hpp"
 
 #include <fmt/format.h>
@@ -173,25 +174,45 @@ struct NodeTable {
   TagIndex index;
 };
 
-// The element types read: cells (2 in 2D, 5 and 6 in 3D) and boundary elements (15, 1, 2, 3).
+// The element types read: cells (2 in 2D; 4, 11, 5 and 6 in 3D) and boundary elements (15; 1, 8;
+// 2, 9; 3, 16, 10). Only the first `corners` nodes (Gmsh lists the vertices first) are mesh nodes:
+// the others of the second-order types are mid-edge, mid-face or centre nodes.
 struct ElementType {
-  int nodes, dim;
+  int nodes, corners, dim;
   const char* name;
 };
 
+constexpr int kTet10 = 11;
+constexpr int kMaxElementNodes = 10;  // of the types read (tet10)
+
 const ElementType* element_type(tag_t type) {
-  static constexpr ElementType kPoint{1, 0, "point"}, kLine{2, 1, "2-node line"},
-      kTri{3, 2, "3-node triangle"}, kQuad{4, 2, "4-node quadrangle"}, kHex{8, 3, "8-node hexahedron"},
-      kPrism{6, 3, "6-node prism"};
+  static constexpr ElementType kPoint{1, 1, 0, "point"}, kLine{2, 2, 1, "2-node line"},
+      kLine3{3, 2, 1, "3-node line"}, kTri{3, 3, 2, "3-node triangle"}, kTri6{6, 3, 2, "6-node triangle"},
+      kQuad{4, 4, 2, "4-node quadrangle"}, kQuad8{8, 4, 2, "8-node quadrangle"},
+      kQuad9{9, 4, 2, "9-node quadrangle"}, kTet{4, 4, 3, "4-node tetrahedron"},
+      kTet10Type{10, 4, 3, "10-node tetrahedron"}, kHex{8, 8, 3, "8-node hexahedron"},
+      kPrism{6, 6, 3, "6-node prism"};
   switch (type) {
     case 15:
       return &kPoint;
     case 1:
       return &kLine;
+    case 8:
+      return &kLine3;
     case 2:
       return &kTri;
+    case 9:
+      return &kTri6;
     case 3:
       return &kQuad;
+    case 16:
+      return &kQuad8;
+    case 10:
+      return &kQuad9;
+    case 4:
+      return &kTet;
+    case kTet10:
+      return &kTet10Type;
     case 5:
       return &kHex;
     case 6:
@@ -201,12 +222,27 @@ const ElementType* element_type(tag_t type) {
   }
 }
 
+// Gmsh's element types that kfem does not read, named so that the error says what the file holds.
+const char* unsupported_type_name(tag_t type) {
+  static constexpr std::pair<tag_t, const char*> kNames[] = {
+      {7, "5-node pyramid"},       {12, "27-node hexahedron"},  {13, "18-node prism"},
+      {14, "14-node pyramid"},     {17, "20-node hexahedron"},  {18, "15-node prism"},
+      {19, "13-node pyramid"},     {20, "9-node triangle"},     {21, "10-node triangle"},
+      {22, "12-node triangle"},    {23, "15-node triangle"},    {24, "15-node triangle of order 5"},
+      {25, "21-node triangle"},    {26, "4-node line"},         {27, "5-node line"},
+      {28, "6-node line"},         {29, "20-node tetrahedron"}, {30, "35-node tetrahedron"},
+      {31, "56-node tetrahedron"}, {92, "64-node hexahedron"},  {93, "125-node hexahedron"}};
+  for (const auto& [t, name] : kNames)
+    if (t == type) return name;
+  return nullptr;
+}
+
 std::string type_label(int type) {
   return fmt::format("type {} ({})", type, element_type(type)->name);
 }
 
 // One $Elements block. Its elements are [first, first + count) of the table holding it (cells or
-// boundary elements); a boundary block's node indices start at boundary_nodes[nodes_at].
+// boundary elements); a boundary block's corner node indices start at boundary_nodes[nodes_at].
 struct Block {
   int dim;
   tag_t entity;
@@ -223,18 +259,18 @@ struct ElementTable {
   std::size_t conflict_line = 0;  // first block of that dimension with another type (0: none)
   int conflict_type = 0;
   std::vector<Block> cell_blocks;
-  std::vector<std::array<ordinal_t, max_cell_vertices>> rows;  // dense node indices, tail -1
+  std::vector<std::array<ordinal_t, max_cell_vertices>> rows;  // dense corner node indices, tail -1
   std::vector<tag_t> tags;
   std::vector<std::size_t> lines;  // so geometric errors can point at the element's line
 
   std::vector<Block> boundary_blocks;
-  std::vector<ordinal_t> boundary_nodes;
+  std::vector<ordinal_t> boundary_nodes;  // corners only
   std::vector<tag_t> boundary_tags;
   std::vector<std::size_t> boundary_lines;
 
   void demote() {
     for (Block b : cell_blocks) {
-      const int n = element_type(b.type)->nodes;
+      const int n = element_type(b.type)->corners;
       const std::size_t first = b.first;
       b.first = boundary_tags.size();
       b.nodes_at = boundary_nodes.size();
@@ -428,6 +464,40 @@ void grow(std::vector<T>& v, std::size_t extra) {
   if (v.capacity() < v.size() + extra) v.reserve(std::max(v.size() + extra, 2 * v.capacity()));
 }
 
+// A 10-node tetrahedron's mid-edge nodes (Gmsh order: nodes 4..9 on these edges) must sit at the
+// edges' midpoints: kfem builds P2 from the corners alone, with straight edges, so a curved cell
+// would silently lose its curvature.
+constexpr int kTet10Edges[6][2] = {{0, 1}, {1, 2}, {2, 0}, {3, 0}, {3, 2}, {3, 1}};
+constexpr double kMidpointTolerance = 1e-6;  // distance to the midpoint, relative to the edge length
+
+void check_straight_tet10(const Parser& p, const NodeTable& nodes, tag_t tag, const ordinal_t* v,
+                          const tag_t* node_tags) {
+  for (int k = 0; k < 6; ++k) {
+    const int a = kTet10Edges[k][0], b = kTet10Edges[k][1];
+    const auto &xa = nodes.coords[v[a]], &xb = nodes.coords[v[b]], &xm = nodes.coords[v[4 + k]];
+    double edge[3], off[3], scale = 0;
+    for (int c = 0; c < 3; ++c) {
+      edge[c] = xb[c] - xa[c];
+      off[c] = xm[c] - (0.5 * xa[c] + 0.5 * xb[c]);
+      scale = std::max({scale, std::abs(edge[c]), std::abs(off[c])});
+    }
+    if (scale == 0) continue;    // a collapsed edge with its node on it: the corners' check finds it
+    double edge2 = 0, off2 = 0;  // in units of `scale`, so that no square overflows
+    for (int c = 0; c < 3; ++c) {
+      edge2 += (edge[c] / scale) * (edge[c] / scale);
+      off2 += (off[c] / scale) * (off[c] / scale);
+    }
+    if (off2 > kMidpointTolerance * kMidpointTolerance * edge2)
+      p.fail(fmt::format(
+          "element {}: mid-edge node {} lies {:g} from the midpoint of its edge {}-{} (length {:g}, "
+          "tolerance {:g} of it); curved tet10 cells are not supported: kfem's P2 is straight-sided (built "
+          "from the 4 corners); save straight-sided cells (Gmsh option Mesh.SecondOrderLinear = 1) or "
+          "linear ones (Mesh.ElementOrder = 1; kfem raises the order itself)",
+          tag, node_tags[4 + k], std::sqrt(off2) * scale, node_tags[a], node_tags[b],
+          std::sqrt(edge2) * scale, kMidpointTolerance));
+  }
+}
+
 tag_t read_element_block(Parser& p, const NodeTable& nodes, ElementTable& els, tag_t declared, tag_t held) {
   p.require_line("$Elements");
   p.expect_count(4, "entityDim entityTag elementType numElementsInBlock");
@@ -436,11 +506,19 @@ tag_t read_element_block(Parser& p, const NodeTable& nodes, ElementTable& els, t
   const tag_t type = p.integer(2, "element type");
   const tag_t n = block_size(p, "$Elements", "element", declared, held);
   const ElementType* t = element_type(type);
-  if (!t)
-    p.fail(
-        fmt::format("unsupported element type {} (cells must be triangles 2, prisms 6 or hexahedra 5; "
-                    "boundary elements points 15, lines 1, triangles 2 or quadrangles 3)",
-                    type));
+  if (!t) {
+    const char* name = unsupported_type_name(type);
+    // Every named type but the pyramid is of order >= 2, and kfem raises the order itself.
+    const bool high_order = name && type != 7;
+    const char* hint = high_order ? "; save linear cells (Gmsh option Mesh.ElementOrder = 1, or 2 for "
+                                    "10-node tetrahedra): kfem raises the element order itself"
+                                  : "";
+    p.fail(fmt::format(
+        "unsupported element type {}{}: kfem reads cells of types 2 (3-node triangle), 4 and 11 (4- and "
+        "10-node tetrahedra), 6 (6-node prism) and 5 (8-node hexahedron), and boundary elements of types "
+        "15 (point), 1 and 8 (lines), 2 and 9 (triangles), 3, 16 and 10 (quadrangles){}",
+        type, name ? fmt::format(" ({})", name) : std::string(), hint));
+  }
   if (t->dim != dim)
     p.fail(fmt::format("element {} is {}D but its block lies on an entity of dimension {}",
                        type_label(int(type)), t->dim, dim));
@@ -468,22 +546,26 @@ tag_t read_element_block(Parser& p, const NodeTable& nodes, ElementTable& els, t
     grow(els.lines, std::size_t(n));
   }
   std::array<ordinal_t, max_cell_vertices> row;
+  ordinal_t all[kMaxElementNodes];  // every node of the element; the first t->corners go to the mesh
+  tag_t all_tags[kMaxElementNodes];
   for (tag_t i = 0; i < n; ++i) {
     p.require_line("$Elements");
     p.expect_count(1 + t->nodes, what);
     const tag_t tag = p.integer(0, "element tag");
-    row.fill(-1);
     for (int a = 0; a < t->nodes; ++a) {
-      const tag_t node = p.integer(1 + a, "node tag");
-      row[a] = nodes.index.find(node);
-      if (row[a] < 0) p.fail(fmt::format("element {} references undefined node {}", tag, node));
+      all_tags[a] = p.integer(1 + a, "node tag");
+      all[a] = nodes.index.find(all_tags[a]);
+      if (all[a] < 0) p.fail(fmt::format("element {} references undefined node {}", tag, all_tags[a]));
     }
+    if (type == kTet10) check_straight_tet10(p, nodes, tag, all, all_tags);
     if (cell) {
+      row.fill(-1);
+      std::copy(all, all + t->corners, row.begin());
       els.rows.push_back(row);
       els.tags.push_back(tag);
       els.lines.push_back(p.line());
     } else {
-      els.boundary_nodes.insert(els.boundary_nodes.end(), row.begin(), row.begin() + t->nodes);
+      els.boundary_nodes.insert(els.boundary_nodes.end(), all, all + t->corners);
       els.boundary_tags.push_back(tag);
       els.boundary_lines.push_back(p.line());
     }
@@ -505,14 +587,15 @@ void read_elements(Parser& p, const NodeTable& nodes, ElementTable& els) {
                                   ? ", whose highest-dimensional elements are " + type_label(els.type)
                                   : ", whose blocks of " + type_label(els.type) + " are empty";
     p.fail(fmt::format(
-        "no cells (triangles 2, prisms 6 or hexahedra 5) in $Elements{}; when physical groups are "
-        "defined, Gmsh saves only their elements: add one for the surfaces/volumes or set "
+        "no cells (triangles 2, tetrahedra 4 or 11, prisms 6 or hexahedra 5) in $Elements{}; when physical "
+        "groups are defined, Gmsh saves only their elements: add one for the surfaces/volumes or set "
         "Mesh.SaveAll = 1",
         found));
   }
   if (els.dim == 2 && els.type != int(CellType::tri3))
     p.fail_at(els.cell_blocks[0].line,
-              fmt::format("unsupported cell {}: 2D meshes must be triangles (type 2)", type_label(els.type)));
+              fmt::format("unsupported cell {}: 2D meshes must be 3-node triangles (type 2)",
+                          type_label(els.type)));
   if (els.conflict_line)
     p.fail_at(els.conflict_line,
               fmt::format("mixed cell types: {} among cells of {}; a kfem mesh holds one cell type",
@@ -574,11 +657,12 @@ void check_geometry(const Parser& p, const Mesh& mesh, const std::vector<tag_t>&
   }
 }
 
-// Keeps the nodes that cells use (file order), then attaches the physical groups and checks geometry.
+// Keeps the nodes that cells use as corners (file order), then attaches the physical groups and
+// checks geometry.
 Mesh build_mesh(const Parser& p, const NodeTable& nodes, ElementTable& els, const Groups& groups) {
   check_groups_used(p, groups, els);
   Mesh mesh;
-  mesh.cell = CellType(els.type);
+  mesh.cell = els.type == kTet10 ? CellType::tet4 : CellType(els.type);
   const int per_element = mesh.nodes_per_element();
   std::vector<ordinal_t> renum(nodes.coords.size(), -1);
   for (const auto& el : els.rows)
@@ -605,7 +689,7 @@ Mesh build_mesh(const Parser& p, const NodeTable& nodes, ElementTable& els, cons
       for (std::size_t e = b.first; e < b.first + b.count; ++e) set.push_back(ordinal_t(e));
     }
   for (const Block& b : els.boundary_blocks) {
-    const int n = element_type(b.type)->nodes;
+    const int n = element_type(b.type)->corners;
     for (tag_t physical : block_groups(p, groups, b)) {
       if (b.count == 0) continue;
       const std::string name = groups.name_of(b.dim, physical);
@@ -678,6 +762,10 @@ void check_set(const char* kind, const std::string& name, const std::vector<ordi
 }  // namespace
 
 Mesh read_gmsh(const std::string& path) {
+  return read_gmsh_with_order(path).mesh;
+}
+
+GmshMesh read_gmsh_with_order(const std::string& path) {
   Parser p(path, slurp(path));
   read_format(p);
   NodeTable nodes;
@@ -711,7 +799,8 @@ Mesh read_gmsh(const std::string& path) {
   }
   if (!have_elements)
     p.fail(fmt::format("missing {} section (truncated file?)", have_nodes ? "$Elements" : "$Nodes"));
-  return build_mesh(p, nodes, els, groups);
+  const int order = els.type == kTet10 ? 2 : 1;
+  return {build_mesh(p, nodes, els, groups), order};
 }
 
 void write_gmsh(const Mesh& mesh, const std::string& path) {

@@ -1,4 +1,4 @@
-// Jacobian-based element checks and element volumes for tri3, prism6 and hex8.
+// Jacobian-based element checks and element volumes for tri3, tet4, prism6 and hex8.
 #include "kfem/mesh/validate.hpp"
 
 #include <algorithm>
@@ -145,6 +145,43 @@ std::optional<std::string> triangle_defect(const Mesh& mesh, std::size_t e) {
   return out.str();
 }
 
+// The affine tetrahedron's det J = (v1-v0).((v2-v0)x(v3-v0)), six times its signed volume, is the
+// same from every corner c when the edges leave c in an order of the same orientation: an even
+// permutation of the vertices. Each row lists a corner, then its three neighbours in that order.
+constexpr int kTetCorners[4][4] = {{0, 1, 2, 3}, {1, 0, 3, 2}, {2, 3, 0, 1}, {3, 2, 1, 0}};
+
+double tet_det(const Coords X, const int (&order)[4], double* scale) {
+  double r[3][3];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) r[i][j] = X[order[i + 1]][j] - X[order[0]][j];
+  if (scale) *scale = row_length_product(r);
+  return r[0][0] * (r[1][1] * r[2][2] - r[1][2] * r[2][1]) +
+         r[0][1] * (r[1][2] * r[2][0] - r[1][0] * r[2][2]) +
+         r[0][2] * (r[1][0] * r[2][1] - r[1][1] * r[2][0]);
+}
+
+// A tetrahedron is degenerate when det J <= 1e-12 * (product of its three edge lengths) at every
+// corner, i.e. when even the largest of its corners' polar sines is below 1e-12. That corner is the
+// one whose edges have the smallest product, and det J is computed from it: a needle of any aspect
+// ratio passes (only its sharp corners have tiny polar sines), a flat one (its four vertices in one
+// plane) fails at every corner, and rounding, which is relative to the edges det J is computed
+// from, cannot lift a flat one past the bound.
+std::optional<std::string> tet_defect(const Mesh& mesh, std::size_t e) {
+  Coords X;
+  gather(mesh, e, X);
+  double det = 0, scale = 0;
+  for (int c = 0; c < 4; ++c) {
+    double s = 0;
+    const double d = tet_det(X, kTetCorners[c], &s);
+    if (c == 0 || s < scale) det = d, scale = s;
+  }
+  if (det > kMinScaledJacobian * scale) return std::nullopt;
+  std::ostringstream out;
+  out << "det J = " << det + 0.0 << " (" << verdict(det) << " element"  // + 0.0: no "-0" for a flat one
+      << (det < 0 ? ": vertices 0 1 2 turn clockwise seen from vertex 3)" : ")");
+  return out.str();
+}
+
 std::string node_list(const Mesh& mesh, std::size_t e) {
   std::ostringstream s;
   for (int a = 0; a < mesh.nodes_per_element(); ++a) s << (a ? " " : "") << mesh.elements[e][a];
@@ -153,7 +190,16 @@ std::string node_list(const Mesh& mesh, std::size_t e) {
 }  // namespace
 
 std::optional<std::string> element_defect(const Mesh& mesh, std::size_t e) {
-  return mesh.cell == CellType::tri3 ? triangle_defect(mesh, e) : solid_defect(mesh, e);
+  switch (mesh.cell) {
+    case CellType::tri3:
+      return triangle_defect(mesh, e);
+    case CellType::tet4:
+      return tet_defect(mesh, e);
+    case CellType::prism6:
+    case CellType::hex8:
+      break;
+  }
+  return solid_defect(mesh, e);
 }
 
 void check_elements(const Mesh& mesh, const std::string& source) {
@@ -229,6 +275,7 @@ double element_volume(const Mesh& mesh, std::size_t e) {
   if (mesh.cell == CellType::tri3) return 0.5 * twice_area(mesh, e, nullptr);
   Coords X;
   gather(mesh, e, X);
+  if (mesh.cell == CellType::tet4) return tet_det(X, kTetCorners[0], nullptr) / 6;
   double volume = 0;
   if (mesh.cell == CellType::prism6) {
     const SampleDerivatives& s = samples(CellType::prism6);

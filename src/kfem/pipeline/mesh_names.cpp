@@ -24,6 +24,12 @@ ordinal_t box_side(const std::string& text, const std::string& digits, const cha
   return ordinal_t(n);
 }
 
+// The cell of an NXxNYxNZ box from its prefix: none (hex8), "prism:" or "tet:".
+CellType box_cell(const std::ssub_match& prefix) {
+  if (!prefix.matched) return CellType::hex8;
+  return prefix == "tet:" ? CellType::tet4 : CellType::prism6;
+}
+
 MeshSpec checked_box(const std::string& text, CellType cell, const BoxSpec& box) {
   if (const std::string error = box_count_error(box, cell); !error.empty())
     throw InputError("mesh '" + text + "': " + error);
@@ -32,7 +38,7 @@ MeshSpec checked_box(const std::string& text, CellType cell, const BoxSpec& box)
 }  // namespace
 
 MeshSpec parse_mesh_name(const std::string& text) {
-  static const std::regex named("mesh([1-4])"), dims("(prism:)?([0-9]+)x([0-9]+)x([0-9]+)"),
+  static const std::regex named("mesh([1-4])"), dims("(prism:|tet:)?([0-9]+)x([0-9]+)x([0-9]+)"),
       tri("tri:([0-9]+)x([0-9]+)"), capacitor("capacitor:([0-9]+(\\.[0-9]*)?([eE]\\+?[0-9]+)?)");
   if (text.size() > 4 && text.substr(text.size() - 4) == ".msh")
     return {text, CellType::hex8, std::nullopt, false, text};
@@ -45,7 +51,7 @@ MeshSpec parse_mesh_name(const std::string& text) {
   if (std::regex_match(text, m, named)) return {text, CellType::hex8, paper_mesh(std::stoi(m[1])), false, {}};
   if (std::regex_match(text, m, dims))
     return checked_box(
-        text, m[1].matched ? CellType::prism6 : CellType::hex8,
+        text, box_cell(m[1]),
         BoxSpec{box_side(text, m[2], "x"), box_side(text, m[3], "y"), box_side(text, m[4], "z")});
   if (std::regex_match(text, m, tri)) {
     BoxSpec b{box_side(text, m[1], "x"), box_side(text, m[2], "y"), 1};
@@ -63,7 +69,7 @@ MeshSpec parse_mesh_name(const std::string& text) {
     return {text, CellType::tri3, std::nullopt, true, {}, n};
   }
   throw InputError("mesh '" + text +
-                   "': expected mesh1..mesh4, NXxNYxNZ (hex8), prism:NXxNYxNZ, tri:NXxNY, "
+                   "': expected mesh1..mesh4, NXxNYxNZ (hex8), prism:NXxNYxNZ, tet:NXxNYxNZ, tri:NXxNY, "
                    "capacitor[:TRIANGLES] or a .msh file");
 }
 
@@ -71,10 +77,14 @@ void check_dof_count(const MeshSpec& spec, int order, int components) {
   if (!spec.box) return;
   const double limit = std::numeric_limits<ordinal_t>::max();
   const BoxSpec& b = *spec.box;
-  const int q = spec.cell == CellType::prism6 ? order : 1;
-  const double nodes = spec.cell == CellType::prism6
-                           ? (double(q) * b.nx + 1) * (double(q) * b.ny + 1) * (double(q) * b.nz + 1)
-                           : double(box_num_nodes(b, spec.cell));
+  // Prisms and tetrahedra take any order on their linear box, and the P_q nodes of both splits are
+  // exactly the points of the box grid refined q times: every prism and every Kuhn tetrahedron is
+  // spanned from a vertex by edges that form a basis of the grid, so its P_q nodes are the refined
+  // grid's points inside it.
+  const bool any_order = spec.cell == CellType::prism6 || spec.cell == CellType::tet4;
+  const int q = any_order ? order : 1;
+  const double nodes = any_order ? (double(q) * b.nx + 1) * (double(q) * b.ny + 1) * (double(q) * b.nz + 1)
+                                 : double(box_num_nodes(b, spec.cell));
   if (components * nodes > limit)
     throw InputError("mesh '" + spec.name + "'" + (q > 1 ? " at order " + std::to_string(q) : "") + ": " +
                      std::to_string(std::llround(components * nodes)) + " DOFs (" +

@@ -32,21 +32,27 @@ using nlohmann::json;
 using clock = std::chrono::steady_clock;
 
 namespace {
-Mesh make_mesh(const MeshSpec& spec, const Settings& deck) {
+// The mesh, and the order its file's cells carry (2 for tet10, else 1).
+Mesh make_mesh(const MeshSpec& spec, const Settings& deck, int& file_order) {
+  file_order = 1;
   if (spec.capacitor) {
     CapacitorSpec base;
     base.box_width = deck.capacitor_width, base.box_height = deck.capacitor_height;
     return make_capacitor(
         capacitor_spec_for(spec.triangles > 0 ? spec.triangles : deck.capacitor_triangles, base));
   }
-  if (!spec.box) return read_gmsh(spec.file);
+  if (!spec.box) {
+    GmshMesh read = read_gmsh_with_order(spec.file);
+    file_order = read.order;
+    return std::move(read.mesh);
+  }
   if (spec.cell == CellType::tri3)
     return make_tri_box(spec.box->nx, spec.box->ny, spec.box->lx, spec.box->ly);
   return make_box(*spec.box, spec.cell);
 }
 
 // Which (family, problem) pairs kfem solves, and the orders each family has.
-void check_family(const Mesh& mesh, const Settings& deck, const std::string& where) {
+void check_family(const Mesh& mesh, const Settings& deck, const std::string& where, int order) {
   const bool electro = deck.problem == "electrostatics";
   if (mesh.cell == CellType::tri3 && !electro)
     throw InputError(where +
@@ -54,9 +60,12 @@ void check_family(const Mesh& mesh, const Settings& deck, const std::string& whe
   if (mesh.cell != CellType::tri3 && electro)
     throw InputError(where + ": problem electrostatics is not supported on " + cell_name(mesh.cell) +
                      " meshes (electrostatics runs on tri3)");
-  if (mesh.cell != CellType::prism6 && deck.order != 1)
-    throw InputError(where + ": element.order " + std::to_string(deck.order) + " on " + cell_name(mesh.cell) +
-                     " (only prisms have orders 2..7)");
+  if (!lagrange::has_basis(mesh.cell) && order != 1)
+    throw InputError(where + ": element.order " + std::to_string(order) + " on " + cell_name(mesh.cell) +
+                     " (only prisms and tetrahedra have orders 2..7)");
+  if (mesh.cell == CellType::tet4 && order > 2 && !deck.export_solution.empty())
+    throw InputError(where + ": export.solution of P" + std::to_string(order) +
+                     " tetrahedra: VTU cells are written for P1 and P2 tetrahedra only");
 }
 
 }  // namespace
@@ -100,10 +109,13 @@ Model build_model(const MeshSpec& spec, const Settings& deck, std::optional<std:
   if (spec.box || spec.capacitor) {
     Mesh probe;
     probe.cell = spec.cell;
-    check_family(probe, deck, deck.source);
+    check_family(probe, deck, deck.source, deck.order);
   }
-  m.mesh = make_mesh(spec, deck);
-  check_family(m.mesh, deck, spec.name);
+  int file_order = 1;
+  m.mesh = make_mesh(spec, deck, file_order);
+  // A tet10 file asks for P2 unless the deck names an order above 1: P1 would drop its edge nodes.
+  const int order = deck.order == 1 ? file_order : deck.order;
+  check_family(m.mesh, deck, spec.name, order);
   double refine_s = 0;
   if (deck.refine > 0) {
     const auto tr = clock::now();
@@ -124,11 +136,15 @@ Model build_model(const MeshSpec& spec, const Settings& deck, std::optional<std:
       m.dofs = vertex_dof_map(m.mesh), m.reference = fe::host_reference(fe::Hex8{});
       break;
     case CellType::prism6:
-      m.dofs = prism_dof_map(m.mesh, deck.order), m.reference = fe::host_reference(fe::Prism{}, deck.order);
+    case CellType::tet4:
+      m.dofs = lagrange_dof_map(m.mesh, order);
+      m.reference = fe::host_reference(fe::Lagrange{}, m.mesh.cell, order);
       break;
   }
   const double dofs_s = std::chrono::duration<double>(clock::now() - t1).count();
-  const char* family = m.mesh.cell == CellType::prism6 ? "prism" : cell_name(m.mesh.cell);
+  const char* family = m.mesh.cell == CellType::prism6 ? "prism"
+                       : m.mesh.cell == CellType::tet4 ? "tet"
+                                                       : cell_name(m.mesh.cell);
   const std::string name = deck.refine > 0 ? spec.name + "+r" + std::to_string(deck.refine) : spec.name;
   m.info = {
       {"name", name},
@@ -177,6 +193,7 @@ Oracle make_oracle(const Model& model, const Settings& deck, bool with_matrix) {
         o.products = reference_products(model.mesh, material, o.x, threads);
         break;
       case CellType::prism6:
+      case CellType::tet4:
         o.products = reference_products(model.mesh, model.dofs, material, o.x, threads);
         break;
     }
@@ -189,6 +206,7 @@ Oracle make_oracle(const Model& model, const Settings& deck, bool with_matrix) {
         o.matrix = assemble_reference_hex8(model.mesh, material);
         break;
       case CellType::prism6:
+      case CellType::tet4:
         o.matrix = assemble_reference_elasticity(model.mesh, model.dofs, material);
         break;
     }
@@ -343,9 +361,16 @@ void write_solution(const std::string& path, const Model& model, const Settings&
   const int C = model.components;
   const std::string field = problem_of(deck).field;
   if (model.dofs.order == 1) return write_vtu(path, model.mesh, field, C, u);
-  // Prisms of order >= 2: one Lagrange wedge per element over the DOF nodes (VTK point order).
-  const std::vector<int> perm = vtk_lagrange_wedge_to_local(model.dofs.order);
-  VtuCells cells{vtk_lagrange_wedge, model.dofs.nodes_per_element, {}};
+  // Prisms of order >= 2: one Lagrange wedge per element over the DOF nodes (VTK point order);
+  // P2 tetrahedra: one quadratic tetrahedron each.
+  if (model.mesh.cell == CellType::tet4 && model.dofs.order != 2)
+    throw InputError(
+        fmt::format("{}: the solution of P{} tetrahedra cannot be written as VTU (P1 and P2 can)", path,
+                    model.dofs.order));
+  const bool tet = model.mesh.cell == CellType::tet4;
+  const std::vector<int> perm =
+      tet ? vtk_quadratic_tetra_to_local() : vtk_lagrange_wedge_to_local(model.dofs.order);
+  VtuCells cells{tet ? vtk_quadratic_tetra : vtk_lagrange_wedge, model.dofs.nodes_per_element, {}};
   cells.connectivity.reserve(model.dofs.element_nodes.size());
   for (std::size_t e = 0; e < model.dofs.num_elements(); ++e)
     for (int k : perm) cells.connectivity.push_back(model.dofs.element(e)[k]);

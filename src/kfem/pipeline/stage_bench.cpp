@@ -24,7 +24,7 @@
 #include "kfem/core/fill.hpp"
 #include "kfem/core/staging.hpp"
 #include "kfem/fe/elasticity.hpp"
-#include "kfem/fe/prism_basis.hpp"
+#include "kfem/fe/lagrange_basis.hpp"
 #include "kfem/report/context.hpp"
 #include "kfem/report/stats.hpp"
 #include "kfem/report/timing.hpp"
@@ -38,20 +38,21 @@ double paper_flops_per_element(const Model& model) {
 }
 
 StageOracle make_stage_oracle(const Model& model, const Settings& settings) {
-  if (model.mesh.cell != CellType::prism6 || problem_of(settings).physics != problems::Physics::elasticity)
-    throw InputError(settings.source + ": bench.stages integrates prism elasticity element matrices; mesh '" +
-                     model.info.value("name", std::string("?")) +
-                     "' is not a prism mesh with problem elasticity");
+  if (!lagrange::has_basis(model.mesh.cell) || problem_of(settings).physics != problems::Physics::elasticity)
+    throw InputError(
+        settings.source +
+        ": bench.stages integrates P_p elasticity element matrices of prisms or tetrahedra; mesh '" +
+        model.info.value("name", std::string("?")) + "' is not a prism or tet mesh with problem elasticity");
   StageOracle o;
   const ordinal_t ne = ordinal_t(model.mesh.num_elements());
   for (const ordinal_t e : {ordinal_t(0), ne / 3, 2 * ne / 3, ne - 1})
     if (std::find(o.elements.begin(), o.elements.end(), e) == o.elements.end()) o.elements.push_back(e);
   const auto m = Isotropic<double>::from_young(settings.young, settings.poisson);
-  const prism::Basis& basis = prism::tabulate(model.dofs.order);
+  const lagrange::Basis& basis = lagrange::tabulate(model.mesh.cell, model.dofs.order);
   const auto t0 = std::chrono::steady_clock::now();
   for (const ordinal_t e : o.elements) {
     o.matrices.emplace_back();
-    reference_prism_matrix(basis, prism_coords(model.mesh, e), m, o.matrices.back());
+    reference_lagrange_matrix(basis, cell_coords(model.mesh, e), m, o.matrices.back());
   }
   o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return o;
@@ -121,7 +122,7 @@ json stages(const Exec& exec, const Model& model, const Settings& settings, cons
                                    std::size_t(ne) * in_scalars);
   const Kokkos::View<S*, Host> hout(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::stages_ae"),
                                     std::size_t(launch) * ke);
-  const auto href = fe::to_device<fe::Prism, double>(Kokkos::DefaultHostExecutionSpace(), model.reference);
+  const auto href = fe::to_device<fe::Lagrange, double>(Kokkos::DefaultHostExecutionSpace(), model.reference);
   const auto m = Isotropic<double>::from_young(settings.young, settings.poisson);
   const fe::Elasticity<S> op{Isotropic<S>{S(m.lambda), S(m.mu)}};
   const auto chunk = [&](ordinal_t c) { return std::min(launch, ne - c * launch); };
@@ -143,13 +144,13 @@ json stages(const Exec& exec, const Model& model, const Settings& settings, cons
         const HostJac hj(base, chunk(c), nq, G);
         for (ordinal_t i = 0; i < chunk(c); ++i) {
           const ordinal_t e = c * launch + i;
-          const PrismCoords P = prism_coords(mesh, e);
+          const CellCoords P = cell_coords(mesh, e);
           double X[V * D];
           for (int v = 0; v < V; ++v)
             for (int k = 0; k < D; ++k) X[v * D + k] = P[v][k] - P[0][k];
           if constexpr (nojac) {
-            const int bad =
-                host_jacobian_terms<fe::Prism>(href, X, [&](int q, int j, double x) { hj(i, q, j) = S(x); });
+            const int bad = host_jacobian_terms<fe::Lagrange>(
+                href, X, [&](int q, int j, double x) { hj(i, q, j) = S(x); });
             if (bad >= 0)
               throw InputError("element " + std::to_string(e) + ": det J <= 0 at quadrature point " +
                                std::to_string(bad));
@@ -161,7 +162,7 @@ json stages(const Exec& exec, const Model& model, const Settings& settings, cons
       t_prep = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
     Kokkos::View<S*, Mem> din, dout;
-    fe::Reference<fe::Prism, S, Mem> ref;
+    fe::Reference<fe::Lagrange, S, Mem> ref;
     {  // (2) device memory: inputs and Ae of one launch, Ae zeroed; the reference tables
       ScopedRegion r("kfem::stages::init");
       t_init += time_fenced(exec, [&] {
@@ -169,13 +170,13 @@ json stages(const Exec& exec, const Model& model, const Settings& settings, cons
                                     std::size_t(launch) * in_scalars);
         dout = Kokkos::View<S*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfem::stages_dout"),
                                      std::size_t(launch) * ke);
-        ref = fe::to_device<fe::Prism, S>(exec, model.reference);
+        ref = fe::to_device<fe::Lagrange, S>(exec, model.reference);
       });
     }
     for (ordinal_t c = 0; c < launches; ++c) {
       const ordinal_t count = chunk(c);
       const std::size_t first_in = std::size_t(c) * launch * in_scalars;
-      FamilyElements<fe::Prism, S, Layout, Mem> els;
+      FamilyElements<fe::Lagrange, S, Layout, Mem> els;
       els.num_elements = count;
       els.ref = ref;
       const auto out = Kokkos::subview(dout, std::make_pair(std::size_t(0), std::size_t(count) * ke));
@@ -277,7 +278,7 @@ json stages(const Exec& exec, const Model& model, const Settings& settings, cons
       {"tolerance", tol},
       {"elements_checked", oracle.elements},
       {"oracle_s", oracle.seconds},
-      {"what", "sampled Ae of every run vs reference_prism_matrix (double, same quadrature)"}};
+      {"what", "sampled Ae of every run vs reference_lagrange_matrix (double, same quadrature)"}};
   return out;
 }
 
@@ -291,7 +292,7 @@ struct StagesFor {
   json& result;
   template <class E>
   void operator()(E) const {
-    if constexpr (!E::specialised && E::template serves<fe::Prism>)
+    if constexpr (!E::specialised && E::template serves<fe::Lagrange>)
       result = stages<Exec, S, typename E::type>(exec, model, settings, oracle);
     else
       throw InputError("bench.stages: mapping '" + name_of(E::kind) + "' does not integrate prisms");

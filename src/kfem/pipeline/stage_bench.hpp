@@ -12,7 +12,7 @@
 #include "kfem/pipeline/point.hpp"
 
 namespace kfem::pipeline {
-// Reference Ke (double, reference_prism_matrix) of a few elements spread over the mesh.
+// Reference Ke (double, reference_lagrange_matrix) of a few elements spread over the mesh.
 struct StageOracle {
   std::vector<ordinal_t> elements;
   std::vector<std::vector<double>> matrices;

@@ -13,6 +13,7 @@
 #include "kfem/core/atomic_file.hpp"
 #include "kfem/core/backends.hpp"
 #include "kfem/core/error.hpp"
+#include "kfem/fe/lagrange_basis.hpp"
 #include "kfem/pipeline/setup.hpp"
 #include "kfem/report/context.hpp"
 
@@ -166,7 +167,7 @@ Model sample_of(const Model& m, std::size_t n) {
     }
     s.mesh.elements.push_back(row);
   }
-  s.dofs = m.mesh.cell == CellType::prism6 ? prism_dof_map(s.mesh, m.dofs.order) : vertex_dof_map(s.mesh);
+  s.dofs = lagrange::has_basis(m.mesh.cell) ? lagrange_dof_map(s.mesh, m.dofs.order) : vertex_dof_map(s.mesh);
   s.reference = m.reference;
   s.components = m.components;
   s.info = m.info;

@@ -7,7 +7,7 @@
 #include <array>
 
 #include "kfem/core/error.hpp"
-#include "kfem/fe/prism_basis.hpp"
+#include "kfem/fe/lagrange_basis.hpp"
 #include "kfem/mesh/node_sets.hpp"
 
 namespace kfem {
@@ -29,17 +29,19 @@ std::vector<ordinal_t> dof_nodes_on(const Mesh& mesh, const DofMap& dofs,
       if (in_set[v]) out.push_back(ordinal_t(v));
     return out;
   }
-  if (mesh.cell != CellType::prism6)
+  if (!lagrange::has_basis(mesh.cell))
     throw InputError(
         fmt::format("dof_nodes_on: order {} DOF map on a {} mesh", dofs.order, cell_name(mesh.cell)));
-  const prism::Basis& basis = prism::tabulate(dofs.order);
+  const lagrange::Basis& basis = lagrange::tabulate(mesh.cell, dofs.order);
   if (dofs.nodes_per_element != basis.nsh || dofs.num_elements() != mesh.num_elements())
-    throw InputError(
-        fmt::format("dof_nodes_on: DOF map ({} nodes per element, {} elements) does not fit the "
-                    "order-{} prism mesh ({} elements)",
-                    dofs.nodes_per_element, dofs.num_elements(), dofs.order, mesh.num_elements()));
-  const auto& edges = prism::edges();
-  const auto& faces = prism::faces();
+    throw InputError(fmt::format(
+        "dof_nodes_on: DOF map ({} nodes per element, {} elements) does not fit the "
+        "order-{} {} mesh ({} elements)",
+        dofs.nodes_per_element, dofs.num_elements(), dofs.order, cell_name(mesh.cell), mesh.num_elements()));
+  const auto& edges = lagrange::edges(mesh.cell);
+  const auto& faces = lagrange::faces(mesh.cell);
+  std::vector<int> cell_vertices_local(std::size_t(basis.vertices));
+  for (int v = 0; v < basis.vertices; ++v) cell_vertices_local[v] = v;
   std::vector<char> on(std::size_t(dofs.num_nodes), 0);
   for (std::size_t e = 0; e < mesh.num_elements(); ++e) {
     const auto& el = mesh.elements[e];
@@ -52,7 +54,7 @@ std::vector<ordinal_t> dof_nodes_on(const Mesh& mesh, const DofMap& dofs,
       const bool hit = dim == 0   ? in_set[el[ent]] != 0
                        : dim == 1 ? all_in(edges[ent])
                        : dim == 2 ? all_in(faces[ent])
-                                  : all_in(std::array<int, 6>{0, 1, 2, 3, 4, 5});
+                                  : all_in(cell_vertices_local);
       if (hit) on[nodes[a]] = 1;
     }
   }

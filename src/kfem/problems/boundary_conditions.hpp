@@ -21,11 +21,11 @@ struct FixedDofs {
   std::vector<double> values;   // the prescribed value of each
 };
 
-// The DOF nodes on a set of mesh vertices, sorted. Order 1: the vertices themselves. Prisms of
-// order p >= 2: also every edge, face or interior DOF node whose entity (basix numbering, in some
-// element using it) has all its vertices in the set. This is exact for node sets that are whole
-// boundary faces/edges (what Gmsh physical groups give); a chord joining two set vertices through
-// the interior of the set's hull would also be taken.
+// The DOF nodes on a set of mesh vertices, sorted. Order 1: the vertices themselves. Prisms and
+// tetrahedra of order p >= 2: also every edge, face or interior DOF node whose entity (basix numbering, in
+// some element using it) has all its vertices in the set. This is exact for node sets that are whole boundary
+// faces/edges (what Gmsh physical groups give); a chord joining two set vertices through the interior of the
+// set's hull would also be taken.
 std::vector<ordinal_t> dof_nodes_on(const Mesh&, const DofMap&, const std::vector<ordinal_t>& vertices);
 
 // Fixed DOFs of the conditions, in order: a DOF on several sets takes the last condition's value.

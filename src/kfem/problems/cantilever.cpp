@@ -1,5 +1,5 @@
 // Cantilever boundary conditions: clamped DOF nodes, tip DOF nodes, consistent tip load
-// (hex8 faces in closed form, prism faces by quadrature), and the Timoshenko reference.
+// (hex8 faces in closed form, prism and tetrahedron faces by quadrature), and the Timoshenko reference.
 #include "kfem/problems/cantilever.hpp"
 
 #include <fmt/format.h>
@@ -9,7 +9,7 @@
 #include <cmath>
 
 #include "kfem/core/error.hpp"
-#include "kfem/fe/prism_basis.hpp"
+#include "kfem/fe/lagrange_basis.hpp"
 
 namespace kfem {
 namespace {
@@ -110,48 +110,38 @@ void gauss_legendre(int n, std::vector<double>& x, std::vector<double>& w) {
   }
 }
 
-// One face of the reference prism: its local vertices, and the affine map from the face
-// parameters (s, t) (the unit triangle or square) into the reference prism.
+// One face of a reference cell: its local vertices, and the affine map from the face parameters
+// (s, t) (the unit triangle or square) into the reference cell. lagrange::faces lists a
+// quadrilateral's corners in tensor order (0-1 and 0-2 are its edges from corner 0).
 struct RefFace {
   std::vector<int> vertices;
   Point origin, ds, dt;
   bool triangle;
 };
 
-constexpr Point kRefVertex[6] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}};
-
-std::vector<RefFace> prism_faces() {
-  std::vector<RefFace> faces = {{{0, 1, 2}, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}, true},
-                                {{3, 4, 5}, {0, 0, 1}, {1, 0, 0}, {0, 1, 0}, true}};
-  for (const auto& [a, b] : {std::array<int, 2>{0, 1}, {1, 2}, {2, 0}}) {  // quads: base edge x [0, 1] in z
-    const Point& pa = kRefVertex[a];
-    const Point& pb = kRefVertex[b];
-    faces.push_back({{a, b, b + 3, a + 3}, pa, {pb[0] - pa[0], pb[1] - pa[1], 0}, {0, 0, 1}, false});
+std::vector<RefFace> reference_faces(CellType cell) {
+  std::vector<RefFace> out;
+  for (const auto& f : lagrange::faces(cell)) {
+    const Point o = lagrange::reference_vertex(cell, f[0]), b = lagrange::reference_vertex(cell, f[1]),
+                c = lagrange::reference_vertex(cell, f[2]);
+    out.push_back({f,
+                   o,
+                   {b[0] - o[0], b[1] - o[1], b[2] - o[2]},
+                   {c[0] - o[0], c[1] - o[1], c[2] - o[2]},
+                   f.size() == 3});
   }
-  return faces;
+  return out;
 }
 
-// Gradients of the 6 linear prism functions (the geometry map) at reference point x.
-void linear_prism_gradients(const Point& x, double g[6][3]) {
-  const double l = 1 - x[0] - x[1], z = x[2];
-  const double v[6][3] = {{-(1 - z), -(1 - z), -l},
-                          {1 - z, 0, -x[0]},
-                          {0, 1 - z, -x[1]},
-                          {-z, -z, l},
-                          {z, 0, x[0]},
-                          {0, z, x[1]}};
-  std::copy(&v[0][0], &v[0][0] + 18, &g[0][0]);
-}
-
-CantileverLoad prism_load(const Mesh& mesh, const DofMap& dofs, double total_force) {
-  const int p = dofs.order;
-  const int nsh = prism::num_shape_functions(p);
+CantileverLoad lagrange_load(const Mesh& mesh, const DofMap& dofs, double total_force) {
+  const int p = dofs.order, V = mesh.nodes_per_element();
+  const int nsh = lagrange::num_shape_functions(mesh.cell, p);
   if (dofs.nodes_per_element != nsh || dofs.num_elements() != mesh.num_elements() ||
       dofs.positions.size() != std::size_t(dofs.num_nodes))
-    throw InputError(
-        fmt::format("cantilever_load: DOF map ({} nodes per element, {} elements) does not fit the "
-                    "order-{} prism mesh ({} elements)",
-                    dofs.nodes_per_element, dofs.num_elements(), p, mesh.num_elements()));
+    throw InputError(fmt::format(
+        "cantilever_load: DOF map ({} nodes per element, {} elements) does not fit the "
+        "order-{} {} mesh ({} elements)",
+        dofs.nodes_per_element, dofs.num_elements(), p, cell_name(mesh.cell), mesh.num_elements()));
   const XPlanes planes(dofs.positions);
   CantileverLoad load = clamp_and_tip(dofs.positions, planes);
   std::vector<char> dof_on_tip(std::size_t(dofs.num_nodes), 0);
@@ -162,11 +152,12 @@ CantileverLoad prism_load(const Mesh& mesh, const DofMap& dofs, double total_for
   const int n = p + 2;
   std::vector<double> gx, gw;
   gauss_legendre(n, gx, gw);
-  const auto faces = prism_faces();
+  const auto faces = reference_faces(mesh.cell);
   struct FaceRule {
-    std::vector<Point> points;  // reference prism coordinates
+    std::vector<Point> points;  // reference cell coordinates
     std::vector<double> weights;
     std::vector<double> values;  // N_a at the points: [q * nsh + a]
+    std::vector<double> dgeo;    // gradients of the vertex functions (P1): [(q * V + v) * 3 + k]
   };
   std::vector<FaceRule> rules(faces.size());
   for (std::size_t f = 0; f < faces.size(); ++f) {
@@ -180,7 +171,9 @@ CantileverLoad prism_load(const Mesh& mesh, const DofMap& dofs, double total_for
                                    rf.origin[2] + s * rf.ds[2] + t * rf.dt[2]});
         rules[f].weights.push_back(w);
       }
-    prism::evaluate(p, rules[f].points, rules[f].values);
+    lagrange::evaluate(mesh.cell, p, rules[f].points, rules[f].values);
+    std::vector<double> vertex_values;
+    lagrange::evaluate(mesh.cell, 1, rules[f].points, vertex_values, &rules[f].dgeo);
   }
 
   std::vector<double> integral(std::size_t(dofs.num_nodes), 0.0);  // int N_a dA over the tip
@@ -196,12 +189,11 @@ CantileverLoad prism_load(const Mesh& mesh, const DofMap& dofs, double total_for
       const FaceRule& rule = rules[f];
       const ordinal_t* nodes = dofs.element(e);
       for (std::size_t q = 0; q < rule.weights.size(); ++q) {
-        double g[6][3];
-        linear_prism_gradients(rule.points[q], g);
         Point ts{0, 0, 0}, tt{0, 0, 0};  // physical tangents J ds, J dt
-        for (int k = 0; k < 6; ++k) {
-          const double gs = g[k][0] * faces[f].ds[0] + g[k][1] * faces[f].ds[1] + g[k][2] * faces[f].ds[2];
-          const double gt = g[k][0] * faces[f].dt[0] + g[k][1] * faces[f].dt[1] + g[k][2] * faces[f].dt[2];
+        for (int k = 0; k < V; ++k) {
+          const double* g = &rule.dgeo[(q * V + k) * 3];
+          const double gs = g[0] * faces[f].ds[0] + g[1] * faces[f].ds[1] + g[2] * faces[f].ds[2];
+          const double gt = g[0] * faces[f].dt[0] + g[1] * faces[f].dt[1] + g[2] * faces[f].dt[2];
           for (int c = 0; c < 3; ++c) ts[c] += gs * mesh.nodes[el[k]][c], tt[c] += gt * mesh.nodes[el[k]][c];
         }
         const Point nrm = cross(ts, tt);
@@ -252,7 +244,8 @@ CantileverLoad cantilever_load(const Mesh& mesh, const DofMap& dofs, double tota
             fmt::format("cantilever_load: hex8 meshes have vertex DOFs only (got order {})", dofs.order));
       return hex8_load(mesh, total_force);
     case CellType::prism6:
-      return prism_load(mesh, dofs, total_force);
+    case CellType::tet4:
+      return lagrange_load(mesh, dofs, total_force);
     default:
       throw InputError(
           fmt::format("cantilever_load: the cantilever needs a 3D mesh, not {}", cell_name(mesh.cell)));

@@ -114,7 +114,7 @@ Hex8BoxOwnerData<S, typename Exec::memory_space> make_hex8_box_owner_data(const 
   try {
     // Its temporaries in the graph's kept workspace (SetupChoice::spare_bytes), freed after the stage.
     g = box_grid(
-        exec, p.mesh.conn, p.mesh.num_nodes, [&] { return to_host(p.mesh, CellType::hex8); }, p.spare.lend());
+        exec, p.mesh.conn, p.mesh.num_nodes, [&] { return to_host(p.mesh); }, p.spare.lend());
   } catch (const InputError& e) {
     throw InputError(std::string("mapping box-owner: ") + e.what() + " (use owner or pairs)");
   }

@@ -57,12 +57,14 @@ struct Gather {
     constexpr int V = Family::vertices, D = Family::dim;
     const ordinal_t src = order(e);
     const ordinal_t n0 = conn(src, 0);
+    // tour: gather-vertices
     // A cell with fewer vertices than the family's V (a tetrahedron of fe::Lagrange: unused slots
     // are -1) repeats vertex 0 there: relative coordinates 0, against zero vertex functions.
     for (int v = 0; v < V; ++v) {
       const ordinal_t n = conn(src, v) < 0 ? n0 : conn(src, v);
       for (int k = 0; k < D; ++k) out.coords(e, v * D + k) = S(coords(n, k) - coords(n0, k));
     }
+    // tour: end gather-vertices
     for (int a = 0; a < nsh; ++a) out.nodes(e, a) = dofs(src, a);
   }
 };

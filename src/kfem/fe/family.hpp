@@ -25,6 +25,7 @@ struct Hex8 {
   static constexpr int dim = 3, vertices = 8, nodes = 8, qp = 8;
   static constexpr const char* name = "hex8";
 };
+// tour: lagrange-family
 // Order p = 1..7 on a mesh of linear prisms (prism6) or tetrahedra (tet4: tet4 is p = 1, tet10 p = 2).
 // `vertices` is the prism's 6: a tetrahedron's reference tables carry two more vertex functions, zero
 // everywhere, and its elements two more vertices at its vertex 0, so the geometry step needs no
@@ -33,6 +34,7 @@ struct Lagrange {
   static constexpr int dim = 3, vertices = 6, nodes = dynamic, qp = dynamic;
   static constexpr const char* name = "prism/tet";
 };
+// tour: end lagrange-family
 
 // Reference data on the host, in double: the family's one tabulation.
 struct HostReference {

@@ -8,7 +8,7 @@
 //   bsr        C x C node blocks on the node graph (C = DOFs per node; sparsity/bsr.hpp), written
 //              whole by the generic mappings and hex8's element-centric full-storage fast paths
 //   bsr-lower  the blocks of the node graph's lower triangle, written by the symmetric mappings
-//              that declare lower_blocks (sympairs); y = (L + L^T - D) x
+//              that declare lower_blocks (sympairs) and symbox-owner; y = (L + L^T - D) x
 // element and ebe assemble the CSR too, for verification and the assembly figures; only their
 // solve leaves it (solve_ebe.cpp).
 //
@@ -87,8 +87,8 @@ struct Bsr {
 struct BsrLower {
   static constexpr const char* name = "bsr-lower";
   static constexpr const char* help =
-      "the node blocks of the lower triangle (node column <= node row), as sympairs writes them; kfem's "
-      "block spmv, y = (L + L^T - D) x";
+      "the node blocks of the lower triangle (node column <= node row), as sympairs and symbox-owner "
+      "write them; kfem's block spmv, y = (L + L^T - D) x";
   static constexpr Path path = Path::pattern;
   static constexpr bool blocks = true;
   static constexpr bool lower = true;

@@ -1,8 +1,8 @@
 // The prism integration mappings (banas' REG/SHM x JAC/NOJAC and the GEMM formulation) on every enabled
-// backend: every element matrix against the textbook oracle with the same quadrature, and the assembled CSR
-// through every race handling and target against the global oracle. Orders 1..4 on host backends
-// (the CI budget: a host team is one thread, so REG repeats the point loop N_sh^2 / 4 times),
-// 1..7 on a GPU.
+// backend, on prisms and on tetrahedra (the same family, fe::Lagrange): every element matrix against the
+// textbook oracle with the same quadrature, and the assembled CSR through every race handling and target
+// against the global oracle. Orders 1..4 on host backends (the CI budget: a host team is one thread, so REG
+// repeats the point loop N_sh^2 / 4 times), 1..7 on a GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -58,16 +58,19 @@ int points(const M& m) {
 
 // Ke of every element by every prism mapping (and option variant) vs reference_lagrange_matrix;
 // returns the variants run. With symmetric_blocks, Ke must also be exactly symmetric.
+Mesh distorted_box(CellType cell, int p) {
+  return cell == CellType::tet4 ? distorted_tet_box(p) : distorted_prism_box(p);
+}
+
 template <class Exec, class S>
-int check_element_matrices(const Exec& exec, int p) {
+int check_element_matrices(const Exec& exec, int p, CellType cell) {
   using Mem = typename Exec::memory_space;
-  const Mesh mesh = distorted_prism_box(p);
+  const Mesh mesh = distorted_box(cell, p);
   const DofMap dm = lagrange_dof_map(mesh, p);
   const Problem<Exec> prob = make_family_problem(exec, mesh, dm, 3);
-  const auto ref =
-      fe::to_device<fe::Lagrange, S>(exec, fe::host_reference(fe::Lagrange{}, CellType::prism6, p));
+  const auto ref = fe::to_device<fe::Lagrange, S>(exec, fe::host_reference(fe::Lagrange{}, cell, p));
   const fe::Elasticity<S> op{Isotropic<S>{S(steel().lambda), S(steel().mu)}};
-  const lagrange::Basis& basis = lagrange::tabulate(CellType::prism6, p);
+  const lagrange::Basis& basis = lagrange::tabulate(cell, p);
   const ordinal_t ne = mesh.num_elements();
   const std::size_t n = 3 * std::size_t(basis.nsh);
   std::vector<std::vector<double>> want(ne);
@@ -76,8 +79,9 @@ int check_element_matrices(const Exec& exec, int p) {
   for_each_entry<PrismMappingRegistry>([&](auto mentry) {
     using M = typename decltype(mentry)::type;
     for (const M& mapping : variants<M>()) {
-      SCOPED_TRACE(::testing::Message() << M::name << " p=" << p << " symmetric_blocks "
-                                        << symmetric_blocks(mapping) << " points " << points(mapping));
+      SCOPED_TRACE(::testing::Message()
+                   << M::name << " " << cell_name(cell) << " p=" << p << " symmetric_blocks "
+                   << symmetric_blocks(mapping) << " points " << points(mapping));
       auto els = make_family_elements<fe::Lagrange, S, typename M::layout>(
           exec, prob.mesh.coords, prob.mesh.conn, prob.dofs, prob.natural, ref);
       if constexpr (MappingTraits<M>::host_geometry) prepare_host_jacobian(exec, els);
@@ -109,13 +113,12 @@ int check_element_matrices(const Exec& exec, int p) {
 
 // The global CSR through every race handling and target (orders 1 and 2).
 template <class Exec, class S>
-void check_assembled(const Exec& exec, int p) {
-  const Mesh mesh = distorted_prism_box(p);
+void check_assembled(const Exec& exec, int p, CellType cell) {
+  const Mesh mesh = distorted_box(cell, p);
   const DofMap dm = lagrange_dof_map(mesh, p);
   Problem<Exec> prob = make_family_problem(exec, mesh, dm, 3);
   set_coloring(exec, prob, greedy_coloring(mesh));
-  const auto ref =
-      fe::to_device<fe::Lagrange, S>(exec, fe::host_reference(fe::Lagrange{}, CellType::prism6, p));
+  const auto ref = fe::to_device<fe::Lagrange, S>(exec, fe::host_reference(fe::Lagrange{}, cell, p));
   const fe::Elasticity<S> op{Isotropic<S>{S(steel().lambda), S(steel().mu)}};
   const HostCsr<double> oracle = assemble_reference_elasticity(mesh, dm, steel());
   Kokkos::View<S*, typename Exec::memory_space> values("values", prob.graph.dof.nnz());
@@ -126,8 +129,8 @@ void check_assembled(const Exec& exec, int p) {
         for (const bool sym : {false, true}) {
           if (sym && !has_symmetric_blocks_kind(mentry.kind)) continue;
           SCOPED_TRACE(::testing::Message()
-                       << decltype(mentry)::type::name << " p=" << p << " race " << int(rentry.kind)
-                       << " target " << int(tentry.kind) << " symmetric_blocks " << sym);
+                       << decltype(mentry)::type::name << " " << cell_name(cell) << " p=" << p << " race "
+                       << int(rentry.kind) << " target " << int(tentry.kind) << " symmetric_blocks " << sym);
           const auto a = make_assembler<Exec, fe::Lagrange, S>(
               exec, prob, ref, op, AssemblerChoice{mentry.kind, rentry.kind, tentry.kind, 4, sym});
           Kokkos::deep_copy(values, S(-12345));
@@ -146,19 +149,25 @@ constexpr int prism_mappings = std::tuple_size_v<PrismMappingRegistry>;
 // Mappings with symmetric_blocks (banas' four) run three times.
 constexpr int prism_variants = prism_mappings + 2 * 4;
 
+constexpr CellType kCells[] = {CellType::prism6, CellType::tet4};
+
 TYPED_TEST(PrismIntegration, ElementMatricesDouble) {
-  for (int p = 1; p <= max_order<TypeParam>(); ++p)
-    EXPECT_EQ(prism_variants, (check_element_matrices<TypeParam, double>(TypeParam(), p)));
+  for (const CellType cell : kCells)
+    for (int p = 1; p <= max_order<TypeParam>(); ++p)
+      EXPECT_EQ(prism_variants, (check_element_matrices<TypeParam, double>(TypeParam(), p, cell)));
 }
 TYPED_TEST(PrismIntegration, ElementMatricesFloat) {
-  for (int p = 1; p <= max_order<TypeParam>(); ++p)
-    EXPECT_EQ(prism_variants, (check_element_matrices<TypeParam, float>(TypeParam(), p)));
+  for (const CellType cell : kCells)
+    for (int p = 1; p <= max_order<TypeParam>(); ++p)
+      EXPECT_EQ(prism_variants, (check_element_matrices<TypeParam, float>(TypeParam(), p, cell)));
 }
 TYPED_TEST(PrismIntegration, AssembledDouble) {
-  for (int p = 1; p <= 2; ++p) check_assembled<TypeParam, double>(TypeParam(), p);
+  for (const CellType cell : kCells)
+    for (int p = 1; p <= 2; ++p) check_assembled<TypeParam, double>(TypeParam(), p, cell);
 }
 TYPED_TEST(PrismIntegration, AssembledFloat) {
-  for (int p = 1; p <= 2; ++p) check_assembled<TypeParam, float>(TypeParam(), p);
+  for (const CellType cell : kCells)
+    for (int p = 1; p <= 2; ++p) check_assembled<TypeParam, float>(TypeParam(), p, cell);
 }
 
 TEST(PrismIntegrationRegistry, ServesPrismsOnly) {

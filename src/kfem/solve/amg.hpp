@@ -18,18 +18,12 @@
 #include <vector>
 
 #include "kfem/core/error.hpp"
+#include "kfem/solve/amg_host.hpp"
 #include "kfem/solve/solve_types.hpp"
 #include "kfem/sparsity/csr.hpp"
 
 namespace kfem {
 namespace amg_detail {
-// Whether this kfem was built with hypre (amg_hypre.cpp).
-bool available();
-// Solves A x = b on the host (A: every entry, sorted columns) from x = 0; x is resized. Fills every
-// SolveResult field but `method` and `seconds`; iterations_seconds is hypre's PCG solve alone.
-SolveResult solve_on_host(const HostCsr<double>& A, const std::vector<double>& b, std::vector<double>& x,
-                          const SolverOptions& opts);
-
 template <class Op, class = void>
 struct has_host_matrix : std::false_type {};
 template <class Op>

@@ -1,4 +1,4 @@
-// Solver amg's host solve through hypre (amg.hpp). The only file that includes hypre's headers; a
+// Solver amg's host solve through hypre (amg_host.hpp). The only file that includes hypre's headers; a
 // build without hypre (KFEM_HAVE_HYPRE unset: not found, or no MPI) compiles the refusal below.
 #include <cmath>
 #include <cstdlib>
@@ -6,7 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "kfem/solve/amg.hpp"
+#include "kfem/core/error.hpp"
+#include "kfem/solve/amg_host.hpp"
 
 #if KFEM_HAVE_HYPRE
 #include <HYPRE.h>

@@ -4,18 +4,9 @@
 #include <vector>
 
 #include "kfem/core/types.hpp"
+#include "kfem/sparsity/host_csr.hpp"
 
 namespace kfem {
-// Host CSR in plain vectors: the oracle's output and what exports read.
-template <class S>
-struct HostCsr {
-  ordinal_t num_rows = 0;
-  std::vector<offset_t> row_map;  // num_rows + 1
-  std::vector<ordinal_t> cols;
-  std::vector<S> vals;
-  offset_t nnz() const { return row_map.empty() ? 0 : row_map.back(); }
-};
-
 // Sparsity pattern in a Kokkos memory space.
 template <class MemorySpace>
 struct CsrGraph {

@@ -221,8 +221,10 @@ TEST_F(Gmsh, MissingEndNodes) {
 
 TEST_F(Gmsh, UnsupportedElementType) {
   // Known Gmsh types are named; second-order ones get the hint to save linear cells.
-  expect_error(cube_with("3 1 5 1\n2 1 2 3 4 5 6 7 8", "3 1 7 1\n2 1 2 3 4 5"), 38,
-               {"unsupported element type 7 (5-node pyramid): kfem reads cells of types 2", "4 and 11"});
+  expect_error(
+      cube_with("3 1 5 1\n2 1 2 3 4 5 6 7 8", "3 1 7 1\n2 1 2 3 4 5"), 38,
+      {"unsupported element type 7 (5-node pyramid), a block of 1 element(s): kfem reads cells of types 2",
+       "4 and 11"});
   expect_error(cube_with("3 1 5 1\n", "3 1 12 1\n"), 38,
                {"unsupported element type 12 (27-node hexahedron)", "Mesh.ElementOrder = 1"});
   expect_error(cube_with("3 1 5 1\n", "3 1 17 1\n"), 38,
@@ -231,7 +233,8 @@ TEST_F(Gmsh, UnsupportedElementType) {
   expect_error(cube_with("3 1 5 1\n", "3 1 13 1\n"), 38, {"unsupported element type 13 (18-node prism)"});
   expect_error(cube_with("3 1 5 1\n", "3 1 29 1\n"), 38,
                {"unsupported element type 29 (20-node tetrahedron)", "or 2 for 10-node tetrahedra"});
-  expect_error(cube_with("3 1 5 1\n", "3 1 99 1\n"), 38, {"unsupported element type 99: kfem reads"});
+  expect_error(cube_with("3 1 5 1\n", "3 1 99 1\n"), 38,
+               {"unsupported element type 99, a block of 1 element(s): kfem reads"});
 }
 
 TEST_F(Gmsh, UndefinedNode) {

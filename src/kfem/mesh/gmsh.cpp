@@ -514,10 +514,11 @@ tag_t read_element_block(Parser& p, const NodeTable& nodes, ElementTable& els, t
                                     "10-node tetrahedra): kfem raises the element order itself"
                                   : "";
     p.fail(fmt::format(
-        "unsupported element type {}{}: kfem reads cells of types 2 (3-node triangle), 4 and 11 (4- and "
+        "unsupported element type {}{}, a block of {} element(s): kfem reads cells of types 2 (3-node "
+        "triangle), 4 and 11 (4- and "
         "10-node tetrahedra), 6 (6-node prism) and 5 (8-node hexahedron), and boundary elements of types "
         "15 (point), 1 and 8 (lines), 2 and 9 (triangles), 3, 16 and 10 (quadrangles){}",
-        type, name ? fmt::format(" ({})", name) : std::string(), hint));
+        type, name ? fmt::format(" ({})", name) : std::string(), n, hint));
   }
   if (t->dim != dim)
     p.fail(fmt::format("element {} is {}D but its block lies on an entity of dimension {}",

@@ -64,7 +64,7 @@ void check_family(const Mesh& mesh, const Settings& deck, const std::string& whe
     throw InputError(where + ": element.order " + std::to_string(order) + " on " + cell_name(mesh.cell) +
                      " (only prisms and tetrahedra have orders 2..7)");
   if (mesh.cell == CellType::tet4 && order > 2 && !deck.export_solution.empty())
-    throw InputError(where + ": export.solution of P" + std::to_string(order) +
+    throw InputError(where + ": output.export_solution (--export-solution) of P" + std::to_string(order) +
                      " tetrahedra: VTU cells are written for P1 and P2 tetrahedra only");
 }
 

@@ -120,30 +120,17 @@ int max_prism_order() {
   return std::clamp(std::atoi(env), lagrange::min_order, lagrange::max_order);
 }
 
-// Prisms of every order on a distorted, renumbered box (fixture.hpp).
+// P_p of every order on a distorted, renumbered box (fixture.hpp) of prisms or of tetrahedra (tet4 =
+// P1, tet10 = P2, ...): one family, fe::Lagrange, so the same kernels.
 template <class Exec, class S>
-void check_prisms(const Exec& exec) {
+void check_lagrange(const Exec& exec, CellType cell) {
   const fe::Elasticity<S> op{Isotropic<S>{S(steel().lambda), S(steel().mu)}};
   const int max_order = max_prism_order();
   if (max_order < lagrange::max_order)
-    std::printf("[ note ] prism orders %d..%d (KFEM_TEST_PRISM_MAX_ORDER)\n", lagrange::min_order, max_order);
+    std::printf("[ note ] %s orders %d..%d (KFEM_TEST_PRISM_MAX_ORDER)\n", cell_name(cell),
+                lagrange::min_order, max_order);
   for (int p = lagrange::min_order; p <= max_order; ++p) {
-    const Mesh mesh = distorted_prism_box(p);
-    const DofMap dm = lagrange_dof_map(mesh, p);
-    EXPECT_EQ(p <= 2 ? generic_combinations : generic_combinations_without_blocks,
-              (check_generic<Exec, S, fe::Lagrange>(exec, mesh, dm,
-                                                    fe::host_reference(fe::Lagrange{}, mesh.cell, p), op,
-                                                    assemble_reference_elasticity(mesh, dm, steel()))));
-  }
-}
-
-// Tetrahedra (tet4 = P1, tet10 = P2, ...) through the same kernels as prisms (fe::Lagrange).
-template <class Exec, class S>
-void check_tets(const Exec& exec) {
-  const fe::Elasticity<S> op{Isotropic<S>{S(steel().lambda), S(steel().mu)}};
-  const int max_order = max_prism_order();
-  for (int p = lagrange::min_order; p <= max_order; ++p) {
-    const Mesh mesh = distorted_tet_box(p);
+    const Mesh mesh = cell == CellType::tet4 ? distorted_tet_box(p) : distorted_prism_box(p);
     const DofMap dm = lagrange_dof_map(mesh, p);
     EXPECT_EQ(p <= 2 ? generic_combinations : generic_combinations_without_blocks,
               (check_generic<Exec, S, fe::Lagrange>(exec, mesh, dm,
@@ -165,16 +152,16 @@ TYPED_TEST(FamilyEquivalence, Tri3Float) {
   check_tri3<TypeParam, float>(TypeParam());
 }
 TYPED_TEST(FamilyEquivalence, PrismDouble) {
-  check_prisms<TypeParam, double>(TypeParam());
+  check_lagrange<TypeParam, double>(TypeParam(), CellType::prism6);
 }
 TYPED_TEST(FamilyEquivalence, PrismFloat) {
-  check_prisms<TypeParam, float>(TypeParam());
+  check_lagrange<TypeParam, float>(TypeParam(), CellType::prism6);
 }
 TYPED_TEST(FamilyEquivalence, TetDouble) {
-  check_tets<TypeParam, double>(TypeParam());
+  check_lagrange<TypeParam, double>(TypeParam(), CellType::tet4);
 }
 TYPED_TEST(FamilyEquivalence, TetFloat) {
-  check_tets<TypeParam, float>(TypeParam());
+  check_lagrange<TypeParam, float>(TypeParam(), CellType::tet4);
 }
 
 // A fast path asked to serve another family is refused with a clear error, not miscompiled.

@@ -1,9 +1,10 @@
 // The one mesh type: linear cells of one family (the element family's geometry), held on the host.
 // Cells have at most 8 vertices, so each is a fixed row of 8 ids (the unused tail is -1): hex8
 // kernels index it with a compile-time 8 and every family shares one layout. Higher-order DOFs
-// (prisms of order p >= 2) are not mesh nodes: dofs/ numbers them on top of these vertices.
-// Vertex order inside a cell follows Gmsh (= VTK for these three types):
+// (prisms and tetrahedra of order p >= 2) are not mesh nodes: dofs/ numbers them on top of these
+// vertices. Vertex order inside a cell follows Gmsh (= VTK for these four types):
 //   tri3   counter-clockwise in the xy plane;
+//   tet4   0-1-2 counter-clockwise seen from 3 (positive volume);
 //   prism6 triangle 0-1-2 at the bottom, 3-4-5 above it (Gmsh/VTK wedge);
 //   hex8   nodes 0-3 counter-clockwise on the face zeta = -1, nodes 4-7 above them.
 #pragma once
